@@ -1,0 +1,129 @@
+"""gnubg move notation: ``24/18 13/10``, ``bar/22*``, ``6/off``, ``13/7(2)``, ``24/21*/18``.
+
+Points are in the mover's own numbering (25 is the bar, 0 is off), as in every
+gnubg listing.  Writing chains one checker's steps into one path and counts
+repeated paths; reading gives back the paths, which :func:`engine.movegen`
+matches against the legal plays.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from engine.errors import NotationError
+from engine.step import BAR, OFF, Step
+
+
+class Segment(NamedTuple):
+    """One written path ``start/.../end`` for one checker; ``hits`` are the points marked ``*``."""
+
+    start: int
+    end: int
+    hits: tuple[int, ...] = ()
+    via: tuple[int, ...] = ()
+
+
+def _name(point: int) -> str:
+    if point == BAR:
+        return "bar"
+    if point == OFF:
+        return "off"
+    return str(point)
+
+
+def format_steps(steps: tuple[Step, ...] | list[Step]) -> str:
+    """Write steps as gnubg does.
+
+    >>> format_steps([Step(24, 18, 6), Step(13, 10, 3)])
+    '24/18 13/10'
+    >>> format_steps([Step(13, 10, 3), Step(10, 7, 3), Step(13, 10, 3), Step(10, 7, 3)])
+    '13/7(2)'
+    >>> format_steps([Step(24, 21, 3, hit=True), Step(21, 18, 3)])
+    '24/21*/18'
+    >>> format_steps([Step(BAR, 22, 3, hit=True), Step(6, OFF, 6)])
+    'bar/22* 6/off'
+    """
+    remaining = sorted(steps, key=lambda s: (s.start, s.end), reverse=True)
+    paths: list[list[tuple[int, bool]]] = []
+    while remaining:
+        first = remaining.pop(0)
+        path = [(first.start, False), (first.end, first.hit)]
+        # Follow the same checker: a later step that starts where this one ended.
+        while path[-1][0] != OFF:
+            following = next((s for s in remaining if s.start == path[-1][0]), None)
+            if following is None:
+                break
+            remaining.remove(following)
+            path.append((following.end, following.hit))
+        paths.append(path)
+
+    # gnubg puts a hit's "*" on the first path (in listing order) through the
+    # point where the blot stood, and shows an intermediate point only when it
+    # carries that mark.  Paths with the same start and end are then counted,
+    # written as the first of them.
+    marked: dict[int, int] = {}
+    for hit_point in sorted({step.end for step in steps if step.hit}, reverse=True):
+        owner = next(i for i, path in enumerate(paths) if any(p == hit_point for p, _ in path[1:]))
+        marked[hit_point] = owner
+    counted: list[tuple[tuple[int, int], str, int]] = []
+    for index, path in enumerate(paths):
+        points = [point for point, _ in path]
+        stars = {p for p, owner in marked.items() if owner == index}
+        shown = [points[0]] + [p for p in points[1:-1] if p in stars] + [points[-1]]
+        text = "/".join(_name(p) + ("*" if p in stars else "") for p in shown)
+        key = (points[0], points[-1])
+        if counted and counted[-1][0] == key:
+            counted[-1] = (key, counted[-1][1], counted[-1][2] + 1)
+        else:
+            counted.append((key, text, 1))
+    return " ".join(text if n == 1 else f"{text}({n})" for _, text, n in counted)
+
+
+_TOKEN = re.compile(r"((?:bar|off|\d{1,2})\*?(?:/(?:bar|off|\d{1,2})\*?)+)(?:\((\d)\))?")
+
+
+def _point(text: str, token: str) -> int:
+    if text == "bar":
+        return BAR
+    if text == "off":
+        return OFF
+    value = int(text)
+    if not 0 <= value <= 25:
+        raise NotationError(f"point {value} in {token!r} is outside 0..25")
+    return value
+
+
+def parse_move(text: str) -> list[Segment]:
+    """Read gnubg notation into one :class:`Segment` per checker path (repeats expanded).
+
+    >>> parse_move("13/7(2) bar/22*")
+    [Segment(start=13, end=7, hits=(), via=()), Segment(start=13, end=7, hits=(), via=()), \
+Segment(start=25, end=22, hits=(22,), via=())]
+    >>> parse_move("24/21*/18")[0].hits
+    (21,)
+    """
+    segments: list[Segment] = []
+    cleaned = text.strip().lower()
+    if cleaned in ("", "-", "(no move)", "no move", "cannot move"):
+        return segments
+    for token in cleaned.replace(",", " ").split():
+        match = _TOKEN.fullmatch(token)
+        if not match:
+            raise NotationError(f"not a move: {token!r} in {text!r} (expected e.g. 24/18 or bar/22*)")
+        parts = match.group(1).split("/")
+        points = [_point(part.rstrip("*"), token) for part in parts]
+        hits = tuple(p for p, part in zip(points, parts, strict=True) if part.endswith("*"))
+        for earlier, later in zip(points, points[1:], strict=False):
+            if later >= earlier:
+                raise NotationError(f"{token!r} does not move forward ({earlier} to {later})")
+        if points[-1] == BAR or OFF in points[:-1]:
+            raise NotationError(f"{token!r}: bar can only start a path and off can only end one")
+        if points[0] in hits:
+            raise NotationError(f"{token!r}: a checker cannot hit on the point it leaves")
+        repeat = int(match.group(2) or 1)
+        if not 1 <= repeat <= 4:
+            raise NotationError(f"{token!r}: a path can be repeated 1..4 times")
+        segment = Segment(points[0], points[-1], hits, tuple(points[1:-1]))
+        segments.extend([segment] * repeat)
+    return segments
