@@ -131,6 +131,9 @@ _MATCH_FIELDS = (
     ("length", 15),
     ("score0", 15),
     ("score1", 15),
+    # Not in the manual's 66-bit table: gnubg sets this bit when the Jacoby rule is
+    # *off* (always so in match play); checked against gnubg in the cross-check tests.
+    ("no_jacoby", 1),
 )
 
 
@@ -153,6 +156,7 @@ class MatchKey:
     dice: tuple[int, int] = (0, 0)
     length: int = 0
     score: tuple[int, int] = (0, 0)
+    jacoby: bool = False
 
     def encode(self) -> str:
         if self.cube_value < 1 or self.cube_value & (self.cube_value - 1):
@@ -171,6 +175,7 @@ class MatchKey:
             "length": self.length,
             "score0": self.score[0],
             "score1": self.score[1],
+            "no_jacoby": int(not self.jacoby),
         }
         value = 0
         bit = 0
@@ -210,4 +215,5 @@ class MatchKey:
             dice=(dice[0], dice[1]),
             length=fields["length"],
             score=(fields["score0"], fields["score1"]),
+            jacoby=not fields["no_jacoby"],
         )

@@ -1,0 +1,43 @@
+# pipgammon: the two entry points a fresh Debian / Raspberry Pi OS machine needs.
+#   make demo   create .venv, install pipgammon, run the main job
+#   make test   create .venv, install pipgammon[dev], run ruff, mypy and pytest
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+DEVSTAMP := $(VENV)/.installed-dev
+
+.PHONY: demo test lint typecheck pytest bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+$(DEVSTAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $@ $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/pipgammon selfplay --seed 7 --match-to 3
+
+lint: $(DEVSTAMP)
+	$(BIN)/ruff check engine vision hardware firmware_bridge pipgammon tests bench
+
+typecheck: $(DEVSTAMP)
+	$(BIN)/mypy engine pipgammon
+
+pytest: $(DEVSTAMP)
+	$(BIN)/pytest -q
+
+test: lint typecheck pytest
+
+bench: $(STAMP)
+	$(BIN)/python bench/legal_plays.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

@@ -1,0 +1,1 @@
+"""Serial link to the RGB-LED microcontroller and its firmware (see ARCHITECTURE.md)."""

@@ -1,0 +1,1 @@
+"""gpiozero layer: LEDs under the points, buttons and buzzer (see ARCHITECTURE.md)."""

@@ -1,0 +1,5 @@
+import sys
+
+from pipgammon.cli import main
+
+sys.exit(main())

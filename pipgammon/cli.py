@@ -1,0 +1,226 @@
+"""The ``pipgammon`` command line (the contract is ../shared/design/CONTRACT.md).
+
+``main(argv) -> int`` is what tests call.  Bad input ends as one line on
+stderr and exit status 2; a traceback means a bug in pipgammon.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Iterable, Sequence
+from typing import IO, Any
+
+from engine.dice import Roll
+from engine.errors import EngineError
+from engine.game import OpeningRule
+from engine.gnubg_id import position_from_id, position_id
+from engine.player import Player
+from engine.position import Position
+from engine.selfplay import self_play
+from engine.variant import VARIANTS, Variant, find_variant
+from pipgammon import __version__
+
+EXIT_BAD_INPUT = 2
+
+
+class UsageError(ValueError):
+    """Bad command-line input; the message is printed as is."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def _parse_position(text: str, variant: Variant, player: Player) -> Position:
+    if text.strip().lower() == "start":
+        return variant.start_position()
+    if "|" in text:
+        return Position.from_text(text)
+    return position_from_id(text, player)
+
+
+def _parse_dice(value: object, where: str) -> Roll:
+    if isinstance(value, str):
+        return Roll.parse(value)
+    if (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(d, int) and not isinstance(d, bool) for d in value)
+    ):
+        return Roll(value[0], value[1])
+    raise UsageError(f"{where}: dice must be [A, B] or \"A-B\", got {value!r}")
+
+
+def _moves_entry(variant: Variant, position_text: str, roll: Roll, player: Player) -> dict[str, Any]:
+    position = _parse_position(position_text, variant, player)
+    plays = []
+    for play in variant.legal_plays(position, player, roll):
+        if not play.steps:
+            continue  # no legal play: an empty list says so
+        plays.append({"moves": play.notation, "position": position_id(play.result, player)})
+    return {
+        "position": position_text if position_text.strip().lower() != "start"
+        else position_id(position, player),
+        "dice": [roll.first, roll.second],
+        "variant": variant.name,
+        "plays": plays,
+    }
+
+
+def _print_moves(entry: dict[str, Any], as_json: bool, out: IO[str]) -> None:
+    if as_json:
+        out.write(json.dumps(entry) + "\n")
+        return
+    dice = "-".join(map(str, entry["dice"]))
+    out.write(f"{entry['position']} {dice} ({entry['variant']}): {len(entry['plays'])} legal plays\n")
+    if not entry["plays"]:
+        out.write("  no legal play: the turn passes\n")
+    for play in entry["plays"]:
+        out.write(f"  {play['moves']:<28} {play['position']}\n")
+
+
+def _read_batch(name: str) -> Iterable[tuple[int, str]]:
+    try:
+        handle = sys.stdin if name == "-" else open(name, encoding="utf-8")  # noqa: SIM115
+    except OSError as err:
+        raise UsageError(f"cannot read batch file {name}: {err.strerror}") from err
+    with handle:
+        try:
+            yield from enumerate(handle, 1)
+        except UnicodeDecodeError as err:
+            raise UsageError(f"{name}: not UTF-8 text ({err.reason})") from err
+
+
+def cmd_moves(args: argparse.Namespace, out: IO[str]) -> int:
+    variant = find_variant(args.variant)
+    player = Player.from_label(args.player)
+    if args.batch is not None:
+        for number, line in _read_batch(args.batch):
+            if not line.strip():
+                continue
+            where = f"{args.batch}:{number}"
+            try:
+                case = json.loads(line)
+            except json.JSONDecodeError as err:
+                raise UsageError(f"{where}: not JSON ({err.msg})") from err
+            if not isinstance(case, dict) or "position" not in case or "dice" not in case:
+                raise UsageError(f'{where}: expected {{"position": ID, "dice": [A, B]}}')
+            if not isinstance(case["position"], str):
+                raise UsageError(f"{where}: position must be a string")
+            try:
+                entry = _moves_entry(variant, case["position"], _parse_dice(case["dice"], where), player)
+            except EngineError as err:
+                raise UsageError(f"{where}: {err}") from err
+            _print_moves(entry, True, out)
+        return 0
+    if args.position is None or args.dice is None:
+        raise UsageError("moves: give --position ID and --dice A-B, or --batch FILE")
+    entry = _moves_entry(variant, args.position, Roll.parse(args.dice), player)
+    _print_moves(entry, args.json, out)
+    return 0
+
+
+def cmd_variants(args: argparse.Namespace, out: IO[str]) -> int:
+    described = [variant.describe() for variant in VARIANTS.values()]
+    if args.json:
+        out.write(json.dumps(described, ensure_ascii=False, indent=1) + "\n")
+    else:
+        for entry in described:
+            out.write(f"{entry['name']:<24} {entry['title']}\n")
+    return 0
+
+
+def cmd_selfplay(args: argparse.Namespace, out: IO[str]) -> int:
+    """Play and print a whole game (or match) of the engine against itself."""
+    if args.match_to < 1:
+        raise UsageError(f"selfplay: --match-to must be at least 1, got {args.match_to}")
+    rng = random.Random(args.seed)
+    opening = OpeningRule(args.opening)
+    out.write(f"pipgammon self-play: seed {args.seed}, match to {args.match_to}, opening {opening.value}\n")
+    out.write(Position.start().diagram() + "\n\n")
+    game_number = 1
+    last = None
+    for turn, match in self_play(rng, args.match_to, opening):
+        who = turn.player.label.capitalize()
+        if turn.action == "opening":
+            if turn.roll is not None:
+                out.write(f"Opening roll: White {turn.roll.first}, Black {turn.roll.second}")
+                out.write(" (tie, roll again)\n" if turn.roll.is_double else "\n")
+            else:
+                out.write(f"{who} is chosen by lot to start\n")
+        elif turn.action == "double":
+            out.write(f"{turn.number:>4}. {who} doubles to {match.game.cube.value * 2}\n")
+        elif turn.action == "take":
+            out.write(f"{turn.number:>4}. {who} takes (cube {match.game.cube.value})\n")
+        elif turn.action == "drop":
+            out.write(f"{turn.number:>4}. {who} drops\n")
+        else:
+            assert turn.roll is not None and turn.play is not None
+            play = turn.play.notation or "(no legal play)"
+            out.write(
+                f"{turn.number:>4}. {who:<5} {turn.roll}: {play:<26} "
+                f"Position ID {turn.position_id}  Match ID {turn.match_id}\n"
+            )
+        if turn.result is not None:
+            out.write(f"\nGame {game_number}: {turn.result}. Score White {match.score[0]}, "
+                      f"Black {match.score[1]}\n")
+            out.write(match.game.position.diagram() + "\n\n" if not match.is_over else "")
+            game_number += 1
+        last = match
+    assert last is not None
+    final = last.results[-1]
+    out.write(match_summary(last.score, last.length, final.winner) + "\n")
+    return 0
+
+
+def match_summary(score: tuple[int, int], length: int, winner: Player) -> str:
+    return (
+        f"Result: {winner.label.capitalize()} wins the {length}-point match "
+        f"{score[winner]}-{score[winner.opponent]}"
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="pipgammon", description="A referee for a real backgammon board.")
+    parser.add_argument("--version", action="version", version=f"pipgammon {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    moves = sub.add_parser("moves", help="list the legal plays of a position and roll")
+    moves.add_argument("--position", help="gnubg Position ID (player on roll's view), 'start', "
+                       "or position text 'W 1:2 ... | B 24:2 ...'")
+    moves.add_argument("--dice", help="the roll, e.g. 6-4")
+    moves.add_argument("--batch", metavar="FILE",
+                       help='JSON lines {"position": ID, "dice": [A, B]}; - for stdin')
+    moves.add_argument("--variant", default="standard")
+    moves.add_argument("--player", default="white",
+                       help="who is on roll when --position is position text (default white)")
+    moves.add_argument("--json", action="store_true")
+    moves.set_defaults(run=cmd_moves)
+
+    variants = sub.add_parser("variants", help="list the rule sets")
+    variants.add_argument("--json", action="store_true")
+    variants.set_defaults(run=cmd_variants)
+
+    selfplay = sub.add_parser("selfplay", help="let the engine play itself and print the game")
+    selfplay.add_argument("--seed", type=int, default=1)
+    selfplay.add_argument("--match-to", type=int, default=1)
+    selfplay.add_argument("--opening", choices=[r.value for r in OpeningRule],
+                          default=OpeningRule.ONE_DIE_EACH.value)
+    selfplay.set_defaults(run=cmd_selfplay)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, out: IO[str] | None = None) -> int:
+    out = out or sys.stdout
+    try:
+        args = build_parser().parse_args(argv)
+        return int(args.run(args, out))
+    except (UsageError, EngineError) as err:
+        print(f"pipgammon: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        return 0

@@ -1,0 +1,1 @@
+"""Camera pipeline: board, points, checkers, dice and cube from frames (see ARCHITECTURE.md)."""
