@@ -40,3 +40,7 @@ class Cube:
     def turned(self, taker: Player) -> Cube:
         """The cube after ``taker`` accepts a double: twice the value, on the taker's side."""
         return Cube(self.value * 2, taker)
+
+
+#: The cube at the start of every game.
+CENTRED = Cube()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import Enum, IntEnum
 
-from engine.cube import Cube
+from engine.cube import CENTRED, Cube
 from engine.dice import Roll
 from engine.errors import IllegalActionError, IllegalPlayError
 from engine.movegen import LegalPlays, legal_plays
@@ -97,7 +97,7 @@ class Game:
     opening: OpeningRule
     turn: Player | None = None
     roll: Roll | None = None
-    cube: Cube = Cube()
+    cube: Cube = CENTRED
     #: False in the Crawford game and in games played without a cube.
     cube_in_play: bool = True
     #: Money play only: gammons count single until the cube has been turned.
@@ -130,7 +130,7 @@ class Game:
         if self.phase is not phase:
             raise self._refuse(action, f"only allowed in phase {phase.value}")
         if player is not None and player is not self.turn:
-            raise self._refuse(action, f"it is {self.turn.label if self.turn else 'nobody'}'s turn")
+            raise self._refuse(action, f"it is {'nobody' if self.turn is None else self.turn.label}'s turn")
 
     # -- the opening ---------------------------------------------------------------
 

@@ -9,6 +9,7 @@ matches against the legal plays.
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from typing import NamedTuple
 
 from engine.errors import NotationError
@@ -114,11 +115,11 @@ Segment(start=25, end=22, hits=(22,), via=())]
         parts = match.group(1).split("/")
         points = [_point(part.rstrip("*"), token) for part in parts]
         hits = tuple(p for p, part in zip(points, parts, strict=True) if part.endswith("*"))
-        for earlier, later in zip(points, points[1:], strict=False):
+        if BAR in points[1:] or OFF in points[:-1]:
+            raise NotationError(f"{token!r}: bar can only start a path and off can only end one")
+        for earlier, later in pairwise(points):
             if later >= earlier:
                 raise NotationError(f"{token!r} does not move forward ({earlier} to {later})")
-        if points[-1] == BAR or OFF in points[:-1]:
-            raise NotationError(f"{token!r}: bar can only start a path and off can only end one")
         if points[0] in hits:
             raise NotationError(f"{token!r}: a checker cannot hit on the point it leaves")
         repeat = int(match.group(2) or 1)

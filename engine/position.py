@@ -83,9 +83,14 @@ class Position:
                 raise PositionError(f"point {point} is outside 1..{POINTS}")
             board[point - 1] = count
         if off is None:
-            white = sum(c for c in board if c > 0) + bar[0]
-            black = -sum(c for c in board if c < 0) + bar[1]
-            off = (checkers - white, checkers - black)
+            placed = (sum(c for c in board if c > 0) + bar[0], -sum(c for c in board if c < 0) + bar[1])
+            for player in Player:
+                if placed[player] > checkers:
+                    raise PositionError(
+                        f"{player.label} has {placed[player]} checkers on the board and bar, "
+                        f"at most {checkers}"
+                    )
+            off = (checkers - placed[0], checkers - placed[1])
         position = cls(tuple(board), bar, off)
         position.validate(checkers)
         return position
@@ -160,11 +165,8 @@ class Position:
     def to_relative(self, mover: Player) -> RelativeBoard:
         """The 27-slot board seen by ``mover`` (see the module docstring)."""
         opponent = mover.opponent
-        if mover is Player.WHITE:
-            # White's own point k is rulebook point 25 - k.
-            body = self.points[::-1]
-        else:
-            body = tuple(-c for c in self.points)
+        # White's own point k is rulebook point 25 - k; Black's is k, with the signs flipped.
+        body = self.points[::-1] if mover is Player.WHITE else tuple(-c for c in self.points)
         return (self.off[mover], *body, self.bar[mover], self.bar[opponent])
 
     @classmethod

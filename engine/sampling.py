@@ -11,6 +11,7 @@ from enum import Enum
 from engine.dice import Roll
 from engine.player import Player
 from engine.position import CHECKERS, Position
+from engine.step import board_point
 
 
 class Kind(Enum):
@@ -41,11 +42,6 @@ def random_roll(rng: random.Random, doubles: float | None = None) -> Roll:
     return Roll(rng.randint(1, 6), rng.randint(1, 6))
 
 
-def _own(point: int, player: Player) -> int:
-    """Rulebook point of ``player``'s own point number."""
-    return 25 - point if player is Player.WHITE else point
-
-
 def _attempt(rng: random.Random, kind: Kind, mover: Player) -> Position | None:
     opponent = mover.opponent
     board = [0] * 24
@@ -55,10 +51,10 @@ def _attempt(rng: random.Random, kind: Kind, mover: Player) -> Position | None:
     def place(player: Player, own_points: list[int], count: int) -> bool:
         sign = 1 if player is Player.WHITE else -1
         for _ in range(count):
-            free = [p for p in own_points if board[_own(p, player) - 1] * sign >= 0]
+            free = [p for p in own_points if board[board_point(p, player) - 1] * sign >= 0]
             if not free:
                 return False
-            point = _own(rng.choice(free), player)
+            point = board_point(rng.choice(free), player)
             board[point - 1] += sign
         return True
 
@@ -74,7 +70,7 @@ def _attempt(rng: random.Random, kind: Kind, mover: Player) -> Position | None:
         # The opponent builds points in the mover's entry zone (the opponent's home).
         made = rng.sample(range(1, 7), rng.randint(1, 6))
         for point in made:
-            board[_own(point, opponent) - 1] = 2 if opponent is Player.WHITE else -2
+            board[board_point(point, opponent) - 1] = 2 if opponent is Player.WHITE else -2
         used = 2 * len(made)
         bar[opponent] = rng.choice((0, 0, 1))
         rest = CHECKERS - used - bar[opponent]
@@ -92,7 +88,7 @@ def _attempt(rng: random.Random, kind: Kind, mover: Player) -> Position | None:
         if kind is Kind.CONTACT_BEAROFF:
             # Opponent blots and points inside the mover's home board.
             for point in rng.sample(range(1, 7), rng.randint(1, 3)):
-                board[_own(point, mover) - 1] = rng.choice((1, 1, 2)) * (
+                board[board_point(point, mover) - 1] = rng.choice((1, 1, 2)) * (
                     1 if opponent is Player.WHITE else -1
                 )
         if not place(mover, home, on_board):

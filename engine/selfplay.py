@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from engine.dice import Roll
-from engine.gnubg_id import position_id
 from engine.game import GameResult, OpeningRule, Phase
+from engine.gnubg_id import position_id
 from engine.match import Match
 from engine.play import Play
 from engine.player import Player

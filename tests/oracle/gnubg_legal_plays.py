@@ -11,7 +11,7 @@ play) and the Position ID after it, computed by gnubg (``parsemove`` and
 import json
 import os
 
-import gnubg  # noqa: F401  (provided by the gnubg process)
+import gnubg
 
 
 def after(board, move):
@@ -41,7 +41,7 @@ def main():
             case = json.loads(line)
             gnubg.command("new game")
             gnubg.command("set board " + case["id"])
-            gnubg.command("set dice %d %d" % tuple(case["dice"]))
+            gnubg.command("set dice {} {}".format(*case["dice"]))
             board = gnubg.board()
             plays = []
             try:

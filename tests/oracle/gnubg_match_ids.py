@@ -4,7 +4,7 @@ the match states described (JSON lines) in $PIPGAMMON_ORACLE_IN, to $PIPGAMMON_O
 import json
 import os
 
-import gnubg  # noqa: F401  (provided by the gnubg process)
+import gnubg
 
 
 def main():
@@ -16,17 +16,17 @@ def main():
     ) as sink:
         for line in source:
             case = json.loads(line)
-            gnubg.command("new match %d" % case["length"])
-            gnubg.command("set score %d %d" % tuple(case["score"]))
-            gnubg.command("set crawford %s" % ("on" if case["crawford"] else "off"))
-            gnubg.command("set turn %d" % case["turn"])
-            gnubg.command("set cube value %d" % case["cube"])
+            gnubg.command(f"new match {case['length']}")
+            gnubg.command("set score {} {}".format(*case["score"]))
+            gnubg.command("set crawford " + ("on" if case["crawford"] else "off"))
+            gnubg.command(f"set turn {case['turn']}")
+            gnubg.command(f"set cube value {case['cube']}")
             if case["owner"] is None:
                 gnubg.command("set cube centre")
             else:
-                gnubg.command("set cube owner %d" % case["owner"])
+                gnubg.command(f"set cube owner {case['owner']}")
             if case["dice"]:
-                gnubg.command("set dice %d %d" % tuple(case["dice"]))
+                gnubg.command("set dice {} {}".format(*case["dice"]))
             case["match_id"] = gnubg.matchid()
             sink.write(json.dumps(case) + "\n")
 

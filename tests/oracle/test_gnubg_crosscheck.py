@@ -86,4 +86,4 @@ def test_match_ids_agree_with_gnubg(gnubg) -> None:
         assert key.cube_owner == (None if case["owner"] is None else Player(case["owner"]))
         assert key.turn == Player(case["turn"]) and key.dice_owner == Player(case["turn"])
         if case["dice"]:
-            assert list(key.dice) == case["dice"]
+            assert sorted(key.dice) == sorted(case["dice"])  # gnubg may store either order

@@ -1,0 +1,59 @@
+"""pipgammon's rules engine: pure Python, no I/O, no hardware.
+
+>>> from engine import Position, Player, Roll, legal_plays
+>>> legal_plays(Position.start(), Player.WHITE, Roll(3, 1)).parse("8/5 6/5").notation
+'8/5 6/5'
+"""
+
+from engine.cube import Cube
+from engine.dice import Roll
+from engine.errors import (
+    DiceError,
+    EngineError,
+    IllegalActionError,
+    IllegalPlayError,
+    NotationError,
+    PositionError,
+    UnknownVariantError,
+)
+from engine.game import Game, GameResult, OpeningRule, Phase, ResultKind
+from engine.gnubg_id import MatchKey, position_from_id, position_id
+from engine.match import Match
+from engine.movegen import LegalPlays, legal_plays
+from engine.play import Play
+from engine.player import Player
+from engine.position import Position
+from engine.step import BAR, OFF, Step
+from engine.variant import VARIANTS, Variant, find_variant
+
+__all__ = [
+    "BAR",
+    "OFF",
+    "VARIANTS",
+    "Cube",
+    "DiceError",
+    "EngineError",
+    "Game",
+    "GameResult",
+    "IllegalActionError",
+    "IllegalPlayError",
+    "LegalPlays",
+    "Match",
+    "MatchKey",
+    "NotationError",
+    "OpeningRule",
+    "Phase",
+    "Play",
+    "Player",
+    "Position",
+    "PositionError",
+    "ResultKind",
+    "Roll",
+    "Step",
+    "UnknownVariantError",
+    "Variant",
+    "find_variant",
+    "legal_plays",
+    "position_from_id",
+    "position_id",
+]

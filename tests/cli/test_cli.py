@@ -1,0 +1,123 @@
+"""The command line per CONTRACT.md: main(argv) called directly, and once as a real process."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.gnubg_id import position_from_id
+from pipgammon.cli import main
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    out = io.StringIO()
+    code = main(argv, out)
+    return code, out.getvalue(), capsys.readouterr().err
+
+
+def test_moves_json_follows_the_contract(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["moves", "--position", "4HPwATDgc/ABMA", "--dice", "3-1", "--json"], capsys)
+    assert code == 0 and err == ""
+    answer = json.loads(out)
+    assert set(answer) == {"position", "dice", "variant", "plays"}
+    assert answer["position"] == "4HPwATDgc/ABMA" and answer["dice"] == [3, 1]
+    assert answer["variant"] == "standard" and len(answer["plays"]) == 16
+    assert {"moves": "8/5 6/5", "position": "4HPwATCwZ/ABMA"} in answer["plays"]
+    for play in answer["plays"]:
+        position_from_id(play["position"])  # every result is a valid ID
+
+
+def test_moves_with_no_legal_play_is_an_empty_list(capsys: pytest.CaptureFixture[str]) -> None:
+    text = "W 12:5 17:3 19:6 bar:1 | B 1:2 2:2 3:2 4:2 5:2 6:5"
+    code, out, _ = run(["moves", "--position", text, "--dice", "6-5", "--json"], capsys)
+    assert code == 0 and json.loads(out)["plays"] == []
+
+
+def test_moves_start_and_text_output(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["moves", "--position", "start", "--dice", "6-6"], capsys)
+    assert code == 0 and "11 legal plays" in out and "13/7(4)" in out
+
+
+def test_batch_answers_each_line_in_order(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    batch = tmp_path / "cases.jsonl"
+    batch.write_text(
+        '{"position": "4HPwATDgc/ABMA", "dice": [6, 5]}\n\n'
+        '{"position": "4HPwATDgc/ABMA", "dice": "2-2"}\n'
+    )
+    code, out, _ = run(["moves", "--batch", str(batch)], capsys)
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and [line["dice"] for line in lines] == [[6, 5], [2, 2]]
+
+
+def test_variants_json_lists_standard(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["variants", "--json"], capsys)
+    variants = json.loads(out)
+    assert code == 0 and variants[0]["name"] == "standard"
+    assert {"name", "title", "summary"} <= set(variants[0])
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["moves", "--position", "nonsense", "--dice", "3-1"], "not a gnubg Position ID"),
+        (["moves", "--position", "4HPwATDgc/ABMA", "--dice", "9-1"], "not a roll"),
+        (["moves", "--position", "4HPwATDgc/ABMA"], "give --position ID and --dice"),
+        (["moves", "--batch", "/no/such/file"], "cannot read batch file"),
+        (["moves", "--position", "start", "--dice", "3-1", "--variant", "chess"], "unknown variant"),
+        (["moves", "--position", "W 1:16 | B 2:1", "--dice", "3-1"], "white has 16"),
+        (["frobnicate"], "invalid choice"),
+        (["selfplay", "--match-to", "0"], "at least 1"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(argv, capsys)
+    assert code == 2 and out == ""
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ('{"position": "4HPwATDgc/ABMA"}\n', "cases.jsonl:1: expected"),
+        ("not json\n", "cases.jsonl:1: not JSON"),
+        ('{"position": "4HPwATDgc/ABMA", "dice": [1]}\n', "dice must be"),
+        ('{"position": "4HPwATDgc/ABMA", "dice": [1, 2]}\n{"position": "x", "dice": [1, 2]}\n',
+         "cases.jsonl:2: not a gnubg Position ID"),
+    ],
+)
+def test_bad_batch_lines_name_the_line(
+    content: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    batch = tmp_path / "cases.jsonl"
+    batch.write_text(content)
+    code, _, err = run(["moves", "--batch", str(batch)], capsys)
+    assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_binary_batch_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    batch = tmp_path / "cases.jsonl"
+    batch.write_bytes(b"\xff\xfe\x00garbage")
+    code, _, err = run(["moves", "--batch", str(batch)], capsys)
+    assert code == 2 and "not UTF-8" in err
+
+
+def test_selfplay_prints_a_whole_game(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["selfplay", "--seed", "4"], capsys)
+    assert code == 0
+    assert "Opening roll" in out and "Position ID" in out and "Match ID" in out
+    assert out.rstrip().splitlines()[-1].startswith("Result: ")
+
+
+def test_the_installed_command_runs_as_a_process() -> None:
+    completed = subprocess.run(
+        [sys.executable, "-m", "pipgammon", "moves", "--position", "start", "--dice", "2-1", "--json"],
+        capture_output=True, text=True, check=False,
+    )
+    assert completed.returncode == 0 and json.loads(completed.stdout)["plays"]

@@ -1,0 +1,79 @@
+"""gnubg Position ID and Match ID: known values from gnubg, round trips and bad input."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.errors import NotationError
+from engine.gnubg_id import GameStage, MatchKey, position_from_id, position_id
+from engine.player import Player
+from engine.position import Position
+from engine.sampling import Kind, random_position
+
+W, B = Player.WHITE, Player.BLACK
+
+
+def test_start_position_id() -> None:
+    assert position_id(Position.start(), W) == position_id(Position.start(), B) == "4HPwATDgc/ABMA"
+
+
+def test_known_ids_from_gnubg() -> None:
+    """Values gnubg printed: the player on roll has 15 on its 23-point (gnubg's second half)."""
+    position = position_from_id("/z8AAEAAAMD/Hw", W)
+    assert position.count(W, 2) == 15  # White's own 23-point is rulebook point 2
+    assert position.count(B, 1) == 14 and position.bar == (0, 1)
+
+
+def test_round_trip_from_either_side() -> None:
+    rng = random.Random(11)
+    for kind in Kind:
+        for _ in range(200):
+            position = random_position(rng, kind)
+            for player in (W, B):
+                assert position_from_id(position_id(position, player), player) == position
+
+
+def test_the_id_is_relative_to_the_player_on_roll() -> None:
+    position = Position.from_text("W 19:15 | B 1:2 6:13")
+    assert position_from_id(position_id(position, W), B) == position.swap_colours()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("4HPwATDgc/ABM", "14 base64"),
+        ("4HPwATDgc/ABM!", "14 base64"),
+        ("//////////////", "checkers|slots|stray"),
+        ("", "14 base64"),
+    ],
+)
+def test_bad_position_ids(text: str, message: str) -> None:
+    with pytest.raises(NotationError, match=message):
+        position_from_id(text)
+
+
+def test_match_key_round_trips_and_known_gnubg_ids() -> None:
+    # Printed by gnubg: a fresh money session (Jacoby on) and a 7-point match at 3-5.
+    money = MatchKey.decode("cAkLAAAAAAAA")
+    assert money.jacoby and money.length == 0 and money.cube_owner is None
+    assert money.dice == (6, 2)  # gnubg had rolled 6-2 for the opening
+    match = MatchKey.decode("QYnlADAAKAAE")
+    assert (match.length, match.score, match.cube_value, match.cube_owner) == (7, (3, 5), 2, W)
+    assert match.dice == (3, 1) and match.stage is GameStage.PLAYING and not match.jacoby
+    for text in ("cAkLAAAAAAAA", "QYnlADAAKAAE", "sAGgAEAAEAAE", "EgF7AQAAAAAE"):
+        assert MatchKey.decode(text).encode() == text
+
+
+@pytest.mark.parametrize("text", ["cAkLAAAAAAA", "cAkLAAAAAAA?", "cAkLAAAAAAAAAA"])
+def test_bad_match_ids(text: str) -> None:
+    with pytest.raises(NotationError, match="Match ID"):
+        MatchKey.decode(text)
+
+
+def test_impossible_match_ids_are_refused() -> None:
+    with pytest.raises(NotationError, match="dice"):
+        MatchKey.decode(MatchKey(dice=(7, 1)).encode())
+    with pytest.raises(NotationError, match="power of two"):
+        MatchKey(cube_value=3).encode()

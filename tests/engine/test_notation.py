@@ -1,0 +1,74 @@
+"""gnubg move notation, written and read back."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.dice import Roll
+from engine.errors import IllegalPlayError, NotationError
+from engine.movegen import legal_plays
+from engine.notation import format_steps, parse_move
+from engine.player import Player
+from engine.position import Position
+from engine.sampling import Kind, random_position, random_roll
+from engine.step import BAR, OFF, Step
+
+
+def test_writes_the_four_forms_of_the_issue() -> None:
+    assert format_steps([Step(24, 18, 6), Step(13, 10, 3)]) == "24/18 13/10"
+    assert format_steps([Step(BAR, 22, 3, hit=True)]) == "bar/22*"
+    assert format_steps([Step(6, OFF, 6)]) == "6/off"
+    assert format_steps([Step(13, 7, 6), Step(13, 7, 6)]) == "13/7(2)"
+
+
+def test_a_hit_mark_goes_on_the_first_path_through_the_point() -> None:
+    """As gnubg lists it: '5/1* 4/1' and '17/14*/11(2)' (checked in the gnubg cross-check)."""
+    assert format_steps([Step(5, 1, 4, True), Step(4, 1, 3)]) == "5/1* 4/1"
+    steps = [Step(17, 14, 3, True), Step(14, 11, 3), Step(17, 14, 3), Step(14, 11, 3)]
+    assert format_steps(steps) == "17/14*/11(2)"
+
+
+@pytest.mark.parametrize(
+    "text", ["24/18 13/10", "bar/22*", "6/off", "13/7(2)", "24/21*/18", "25/22 8/4", "", "8/5, 6/5"]
+)
+def test_reads_what_gnubg_writes(text: str) -> None:
+    parse_move(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("24-18", "not a move"),
+        ("18/24", "forward"),
+        ("off/3", "bar can only start"),
+        ("13/7(5)", "repeated"),
+        ("13*/7", "cannot hit on the point it leaves"),
+        ("30/24", "outside 0..25"),
+    ],
+)
+def test_bad_notation_says_what_is_wrong(text: str, message: str) -> None:
+    with pytest.raises(NotationError, match=message):
+        parse_move(text)
+
+
+def test_every_written_play_reads_back_to_the_same_play() -> None:
+    rng = random.Random(3)
+    for kind in Kind:
+        for _ in range(150):
+            player = Player(rng.randint(0, 1))
+            position = random_position(rng, kind, player)
+            view = legal_plays(position, player, random_roll(rng, doubles=0.3))
+            for play in view:
+                assert view.parse(play.notation) == play
+
+
+def test_reading_a_play_that_is_not_legal_lists_the_legal_ones() -> None:
+    view = legal_plays(Position.start(), Player.WHITE, Roll(3, 1))
+    with pytest.raises(IllegalPlayError, match=r"legal: .*8/5 6/5"):
+        view.parse("24/20 13/12")
+    with pytest.raises(IllegalPlayError, match="no white checker on 20"):
+        view.parse("20/17 6/5")
+    with pytest.raises(IllegalPlayError, match="no blot to hit on 21"):
+        view.parse("24/21* 24/23")
