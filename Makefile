@@ -37,6 +37,7 @@ pytest: $(DEVSTAMP)
 test: lint typecheck pytest
 
 bench: $(STAMP)
+	$(BIN)/pip install --quiet -e '.[bench]'
 	$(BIN)/python bench/legal_plays.py
 
 clean:

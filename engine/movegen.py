@@ -19,106 +19,121 @@ from engine.player import Player
 from engine.position import REL_BAR, REL_OFF, REL_OPP_BAR, Position, RelativeBoard
 from engine.step import Step
 
-# A reached board and the steps that reached it.
-_Reached = dict[RelativeBoard, tuple[Step, ...]]
+# A reached board and one way to reach it: the flat path (start, die, start, die, ...).
+_Reached = dict[RelativeBoard, tuple[int, ...]]
 
 
-def _sources(board: RelativeBoard, die: int) -> list[int]:
-    """The points the mover can play ``die`` from.  Trusts ``board`` to be valid."""
+def _sources(board: RelativeBoard, die: int, ceiling: int = REL_BAR) -> list[int]:
+    """The points up to ``ceiling`` the mover can play ``die`` from.  Trusts ``board``."""
     if board[REL_BAR]:
         # Entering comes first: nothing else moves while a checker is on the bar.
         return [REL_BAR] if board[REL_BAR - die] >= -1 else []
-    found = []
-    highest = 0
-    for point in range(24, 0, -1):
-        if board[point] > 0:
-            highest = point
-            break
-    home = highest <= 6
-    for point in range(highest, 0, -1):
-        if board[point] <= 0:
-            continue
-        target = point - die
-        if target >= 1:
-            if board[target] >= -1:
-                found.append(point)
-        elif home and (target == 0 or point == highest):
-            # Exact, or a higher die from the highest point.
-            found.append(point)
+    highest = 24
+    while highest and board[highest] <= 0:
+        highest -= 1
+    top = min(highest, ceiling)
+    found = [p for p in range(top, die, -1) if board[p] > 0 and board[p - die] >= -1]
+    if highest <= 6:
+        # All home: bear off exactly, or with a higher die from the highest point.
+        if die <= top:
+            if board[die] > 0:
+                found.append(die)
+        elif highest and highest <= ceiling:
+            found.append(highest)
     return found
 
 
-def _apply(board: RelativeBoard, start: int, die: int) -> tuple[RelativeBoard, Step]:
+def _apply(board: RelativeBoard, start: int, die: int) -> RelativeBoard:
     cells = list(board)
     cells[start] -= 1
     end = start - die
-    hit = False
     if end <= 0:
-        end = REL_OFF
         cells[REL_OFF] += 1
     elif cells[end] == -1:
         cells[end] = 1
         cells[REL_OPP_BAR] += 1
-        hit = True
     else:
         cells[end] += 1
-    return tuple(cells), Step(start, end, die, hit)
+    return tuple(cells)
+
+
+def _outside(board: RelativeBoard) -> int:
+    """Mover checkers not yet home (bar included): bearing off waits for zero."""
+    return sum(c for c in board[7:26] if c > 0)
 
 
 def _non_double(board: RelativeBoard, high: int, low: int) -> _Reached:
     both: _Reached = {}
-    single: dict[RelativeBoard, tuple[tuple[Step, ...], int]] = {}
+    single: dict[RelativeBoard, tuple[int, ...]] = {}
+    # With a checker on the bar, or bearing off in reach, every step can change
+    # what the other die may do; otherwise only the two points it touched can.
+    simple = not board[REL_BAR] and _outside(board) > 1
     for first, second in ((high, low), (low, high)):
+        seconds = _sources(board, second)
         for start in _sources(board, first):
-            after, step = _apply(board, start, first)
-            followers = _sources(after, second)
+            after = _apply(board, start, first)
+            if simple:
+                end = start - first
+                followers = [p for p in seconds if p != start or after[start] > 0]
+                if end > second and after[end - second] >= -1 and end not in seconds:
+                    followers.append(end)
+            else:
+                followers = _sources(after, second)
             for start2 in followers:
-                final, step2 = _apply(after, start2, second)
+                final = _apply(after, start2, second)
                 if final not in both:
-                    both[final] = (step, step2)
+                    both[final] = (start, first, start2, second)
             if not followers and after not in single:
-                single[after] = ((step,), first)
+                single[after] = (start, first)
     if both:
         return both
     return _maximal(single, high)
 
 
-def _maximal(single: dict[RelativeBoard, tuple[tuple[Step, ...], int]], high: int) -> _Reached:
+def _maximal(single: dict[RelativeBoard, tuple[int, ...]], high: int) -> _Reached:
     """When only one die can be played: the higher one wherever either could be."""
-    if any(die == high for _, die in single.values()):
-        return {b: steps for b, (steps, die) in single.items() if die == high}
-    return {b: steps for b, (steps, _) in single.items()}
+    if any(path[1] == high for path in single.values()):
+        return {b: path for b, path in single.items() if path[1] == high}
+    return single
 
 
 def _double(board: RelativeBoard, die: int) -> _Reached:
-    reached: dict[int, _Reached] = {0: {board: ()}}
+    reached: list[_Reached] = [{board: ()}, {}, {}, {}, {}]
 
     # Steps are taken from non-increasing start points: any legal order of a
     # double can be sorted that way (moving a lower checker never opens a
-    # higher one's move), so this visits each distinct play without repeats.
-    def extend(current: RelativeBoard, steps: tuple[Step, ...], ceiling: int) -> None:
-        depth = len(steps)
-        for start in _sources(current, die):
-            if start > ceiling:
-                continue
-            after, step = _apply(current, start, die)
-            path = (*steps, step)
-            level = reached.setdefault(depth + 1, {})
+    # higher one's move), so this visits each distinct play once.
+    def extend(current: RelativeBoard, path: tuple[int, ...], ceiling: int) -> None:
+        level = reached[len(path) // 2 + 1]
+        for start in _sources(current, die, ceiling):
+            after = _apply(current, start, die)
             if after not in level:
-                level[after] = path
-                if depth + 1 < 4:
-                    extend(after, path, start)
+                longer = (*path, start, die)
+                level[after] = longer
+                if len(longer) < 8:
+                    extend(after, longer, start)
 
     extend(board, (), REL_BAR)
-    return reached[max(reached)]
+    return next(level for level in reversed(reached) if level)
 
 
 def generate(board: RelativeBoard, roll: Roll) -> _Reached:
-    """Every distinct final board reachable with ``roll``, each with one way to reach it."""
+    """Every distinct final board reachable with ``roll``, each with one path reaching it."""
     if roll.is_double:
         return _double(board, roll.first)
     # No legal step at all still leaves one (empty) play: the turn passes.
     return _non_double(board, roll.high, roll.low) or {board: ()}
+
+
+def replay(board: RelativeBoard, path: tuple[int, ...]) -> tuple[Step, ...]:
+    """The :class:`Step` objects of a generated path (ends and hits worked out again)."""
+    steps = []
+    for index in range(0, len(path), 2):
+        start, die = path[index], path[index + 1]
+        end = max(start - die, REL_OFF)
+        steps.append(Step(start, end, die, end != REL_OFF and board[end] == -1))
+        board = _apply(board, start, die)
+    return tuple(steps)
 
 
 class LegalPlays:
@@ -138,29 +153,36 @@ class LegalPlays:
         self.position = position
         self.player = player
         self.roll = roll
+        self._board = position.to_relative(player)
+        self._reached: _Reached | None = None
         self._plays: dict[Position, Play] | None = None
+
+    def _boards(self) -> _Reached:
+        """The distinct result boards; the cheap part, enough for counting."""
+        if self._reached is None:
+            self._reached = generate(self._board, self.roll)
+        return self._reached
 
     def _compute(self) -> dict[Position, Play]:
         if self._plays is None:
             opponent_off = self.position.off[self.player.opponent]
-            reached = generate(self.position.to_relative(self.player), self.roll)
             self._plays = {}
-            for board, steps in reached.items():
+            for board, path in self._boards().items():
                 result = Position.from_relative(board, self.player, opponent_off)
-                self._plays[result] = Play(self.player, steps, result)
+                self._plays[result] = Play(self.player, replay(self._board, path), result)
         return self._plays
 
     def __iter__(self) -> Iterator[Play]:
         return iter(self._compute().values())
 
     def __len__(self) -> int:
-        return len(self._compute())
+        return len(self._boards())
 
     def count(self) -> int:
-        return len(self._compute())
+        return len(self._boards())
 
     def __bool__(self) -> bool:
-        return bool(self._compute())
+        return bool(self._boards())
 
     def __contains__(self, item: object) -> bool:
         if isinstance(item, Play):
