@@ -166,8 +166,8 @@ def main(argv: list[str] | None = None) -> int:
     for name in (*FAMILIES, "all", "doubles-whole"):
         if not ours[name]:
             continue
-        median, p99, worst = summarise(ours[name])
-        line = f"{name:<13} {len(ours[name]):>6}  {median:>16.3f} {p99:>8.3f} {worst:>8.3f}"
+        median, tail, worst = summarise(ours[name])
+        line = f"{name:<13} {len(ours[name]):>6}  {median:>16.3f} {tail:>8.3f} {worst:>8.3f}"
         if anchor:
             o_median, o_p99, _ = summarise(theirs[name])
             ratio = ratios[name]
