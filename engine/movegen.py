@@ -10,6 +10,7 @@ place, :func:`_maximal`.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Protocol
 
 from engine.dice import Roll
 from engine.errors import IllegalPlayError
@@ -17,7 +18,8 @@ from engine.notation import parse_move
 from engine.play import Play
 from engine.player import Player
 from engine.position import REL_BAR, REL_OFF, REL_OPP_BAR, Position, RelativeBoard
-from engine.step import Step
+from engine.rules import STANDARD_RULES, Rules, hop
+from engine.step import POOL, Step
 
 # A reached board and one way to reach it: the flat path (start, die, start, die, ...).
 _Reached = dict[RelativeBoard, tuple[int, ...]]
@@ -125,51 +127,85 @@ def generate(board: RelativeBoard, roll: Roll) -> _Reached:
     return _non_double(board, roll.high, roll.low) or {board: ()}
 
 
-def replay(board: RelativeBoard, path: tuple[int, ...]) -> tuple[Step, ...]:
-    """The :class:`Step` objects of a generated path (ends and hits worked out again)."""
-    steps = []
-    for index in range(0, len(path), 2):
-        start, die = path[index], path[index + 1]
-        end = max(start - die, REL_OFF)
-        steps.append(Step(start, end, die, end != REL_OFF and board[end] == -1))
-        board = _apply(board, start, die)
-    return tuple(steps)
+class StandardMoves:
+    """The standard rules' generator for one roll (the fast path of :class:`LegalPlays`)."""
+
+    rules = STANDARD_RULES
+
+    def __init__(self, roll: Roll) -> None:
+        self.roll = roll
+
+    @property
+    def label(self) -> str:
+        return str(self.roll)
+
+    def generate(self, board: RelativeBoard) -> _Reached:
+        return generate(board, self.roll)
+
+    def replay(self, board: RelativeBoard, path: tuple[int, ...]) -> tuple[Step, ...]:
+        """The :class:`Step` objects of a generated path (ends and hits worked out again)."""
+        steps = []
+        for index in range(0, len(path), 2):
+            start, die = path[index], path[index + 1]
+            end = max(start - die, REL_OFF)
+            steps.append(Step(start, end, die, end != REL_OFF and board[end] == -1))
+            board = _apply(board, start, die)
+        return tuple(steps)
+
+
+class Moves(Protocol):
+    """What :class:`LegalPlays` needs from a generator."""
+
+    @property
+    def rules(self) -> Rules: ...
+
+    @property
+    def label(self) -> str: ...
+
+    def generate(self, board: RelativeBoard) -> dict[RelativeBoard, tuple[int, ...]]: ...
+
+    def replay(self, board: RelativeBoard, path: tuple[int, ...]) -> tuple[Step, ...]: ...
 
 
 class LegalPlays:
-    """The legal plays of ``player`` with ``roll`` from ``position``, computed on first use.
+    """The legal plays of ``player`` from ``position``, computed on first use.
 
     Supports ``iter``, ``len``, ``in`` (a :class:`Play` or a result :class:`Position`),
     ``bool`` and :meth:`count`, like python-chess's legal move view.  A position
     with no legal play gives one empty :class:`Play` (the turn passes), so the
-    view is never empty; :attr:`can_move` tells the two apart.
+    view is never empty; :attr:`can_move` tells the two apart.  ``moves`` is the
+    generator: the standard one for a roll, or a variant's for a dice stage.
 
-    >>> plays = LegalPlays(Position.start(), Player.WHITE, Roll(3, 1))
+    >>> plays = LegalPlays(Position.start(), Player.WHITE, StandardMoves(Roll(3, 1)))
     >>> plays.count(), plays.parse("8/5 6/5").notation
     (16, '8/5 6/5')
     """
 
-    def __init__(self, position: Position, player: Player, roll: Roll) -> None:
+    def __init__(self, position: Position, player: Player, moves: Moves) -> None:
         self.position = position
         self.player = player
-        self.roll = roll
-        self._board = position.to_relative(player)
-        self._reached: _Reached | None = None
+        self.moves = moves
+        self._ascending = moves.rules.ascending(player)
+        self._board = position.to_relative(player, self._ascending)
+        self._reached: dict[RelativeBoard, tuple[int, ...]] | None = None
         self._plays: dict[Position, Play] | None = None
 
-    def _boards(self) -> _Reached:
+    def _boards(self) -> dict[RelativeBoard, tuple[int, ...]]:
         """The distinct result boards; the cheap part, enough for counting."""
         if self._reached is None:
-            self._reached = generate(self._board, self.roll)
+            self._reached = self.moves.generate(self._board)
         return self._reached
+
+    def _result(self, board: RelativeBoard) -> Position:
+        opponent_off = self.position.off[self.player.opponent]
+        return Position.from_relative(board, self.player, opponent_off, self._ascending)
 
     def _compute(self) -> dict[Position, Play]:
         if self._plays is None:
-            opponent_off = self.position.off[self.player.opponent]
             self._plays = {}
             for board, path in self._boards().items():
-                result = Position.from_relative(board, self.player, opponent_off)
-                self._plays[result] = Play(self.player, replay(self._board, path), result)
+                result = self._result(board)
+                self._plays[result] = Play(self.player, self.moves.replay(self._board, path), result)
         return self._plays
 
     def __iter__(self) -> Iterator[Play]:
@@ -194,11 +230,11 @@ class LegalPlays:
     @property
     def can_move(self) -> bool:
         """False when the roll cannot be played at all."""
-        return any(play.steps for play in self)
+        return any(path for path in self._boards().values())
 
     @property
     def dice_used(self) -> int:
-        """How many dice every legal play uses (0..4)."""
+        """How many numbers every legal play uses."""
         return max(len(play.steps) for play in self)
 
     def find(self, result: Position) -> Play | None:
@@ -207,36 +243,34 @@ class LegalPlays:
 
     def parse(self, text: str) -> Play:
         """The legal play written ``text`` in gnubg notation, or :class:`IllegalPlayError`."""
-        segments = parse_move(text)
-        cells = list(self.position.to_relative(self.player))
+        rules = self.moves.rules
+        board = self._board
         hit_points: set[int] = set()
-        for segment in segments:
-            if cells[segment.start] <= 0:
+        for segment in parse_move(text, backwards=rules.backwards):
+            if segment.start in (REL_BAR, POOL):
+                present = board[segment.start] > 0
+            else:
+                present = 1 <= segment.start <= 24 and board[segment.start] > 0
+            if not present:
                 raise IllegalPlayError(
-                    f"{text!r}: no {self.player.label} checker on {segment.start} "
+                    f"{text!r}: no {self.player.label} checker to move from {segment.start} "
                     f"in {self.position.to_text()}"
                 )
-            cells[segment.start] -= 1
-            for point in (*segment.via, segment.end):
-                if point != 0 and cells[point] == -1 and (point == segment.end or point in segment.hits):
-                    cells[point] = 0
-                    cells[REL_OPP_BAR] += 1
-                    hit_points.add(point)
-                elif point in segment.hits and point not in hit_points:
-                    # gnubg writes "17/14*(2)": the mark repeats on paths after the hit.
+            here = segment.start
+            # Hop to each point marked with a hit, then to the end.
+            for point in (*[p for p in segment.via if p in segment.hits], segment.end):
+                lone = point != REL_OFF and board[point] == -1
+                if point in segment.hits and not lone and point not in hit_points:
                     raise IllegalPlayError(f"{text!r}: no blot to hit on {point}")
-            if segment.end == 0:
-                cells[REL_OFF] += 1
-            else:
-                cells[segment.end] += 1
-        result = Position.from_relative(
-            tuple(cells), self.player, self.position.off[self.player.opponent]
-        )
-        play = self.find(result)
+                board, hit = hop(board, here, point, rules)
+                if hit:
+                    hit_points.add(point)
+                here = point
+        play = self.find(self._result(board))
         if play is None:
             legal = ", ".join(p.notation or "(no move)" for p in self)
             raise IllegalPlayError(
-                f"{text!r} is not a legal play for {self.player.label} with {self.roll} "
+                f"{text!r} is not a legal play for {self.player.label} with {self.moves.label} "
                 f"from {self.position.to_text()}; legal: {legal}"
             )
         return play
@@ -244,4 +278,4 @@ class LegalPlays:
 
 def legal_plays(position: Position, player: Player, roll: Roll) -> LegalPlays:
     """The standard-rules legal plays (see :class:`LegalPlays`)."""
-    return LegalPlays(position, player, roll)
+    return LegalPlays(position, player, StandardMoves(roll))

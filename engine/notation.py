@@ -13,7 +13,7 @@ from itertools import pairwise
 from typing import NamedTuple
 
 from engine.errors import NotationError
-from engine.step import BAR, OFF, Step
+from engine.step import BAR, OFF, POOL, Step
 
 
 class Segment(NamedTuple):
@@ -28,6 +28,8 @@ class Segment(NamedTuple):
 def _name(point: int) -> str:
     if point == BAR:
         return "bar"
+    if point == POOL:
+        return "in"
     if point == OFF:
         return "off"
     return str(point)
@@ -81,12 +83,14 @@ def format_steps(steps: tuple[Step, ...] | list[Step]) -> str:
     return " ".join(text if n == 1 else f"{text}({n})" for _, text, n in counted)
 
 
-_TOKEN = re.compile(r"((?:bar|off|\d{1,2})\*?(?:/(?:bar|off|\d{1,2})\*?)+)(?:\((\d)\))?")
+_TOKEN = re.compile(r"((?:bar|off|in|\d{1,2})\*?(?:/(?:bar|off|\d{1,2})\*?)+)(?:\((\d)\))?")
 
 
 def _point(text: str, token: str) -> int:
     if text == "bar":
         return BAR
+    if text == "in":
+        return POOL
     if text == "off":
         return OFF
     value = int(text)
@@ -95,8 +99,11 @@ def _point(text: str, token: str) -> int:
     return value
 
 
-def parse_move(text: str) -> list[Segment]:
+def parse_move(text: str, *, backwards: bool = False) -> list[Segment]:
     """Read gnubg notation into one :class:`Segment` per checker path (repeats expanded).
+
+    ``in/22`` enters a checker from the pool; ``backwards`` allows paths such as
+    ``6/10`` (the Rückwärts variant).
 
     >>> parse_move("13/7(2) bar/22*")
     [Segment(start=13, end=7, hits=(), via=()), Segment(start=13, end=7, hits=(), via=()), \
@@ -115,10 +122,10 @@ Segment(start=25, end=22, hits=(22,), via=())]
         parts = match.group(1).split("/")
         points = [_point(part.rstrip("*"), token) for part in parts]
         hits = tuple(p for p, part in zip(points, parts, strict=True) if part.endswith("*"))
-        if BAR in points[1:] or OFF in points[:-1]:
-            raise NotationError(f"{token!r}: bar can only start a path and off can only end one")
+        if BAR in points[1:] or POOL in points[1:] or OFF in points[:-1]:
+            raise NotationError(f"{token!r}: bar and in can only start a path, and off only end one")
         for earlier, later in pairwise(points):
-            if later >= earlier:
+            if later == earlier or (later > earlier and not (backwards and earlier <= 24)):
                 raise NotationError(f"{token!r} does not move forward ({earlier} to {later})")
         if points[0] in hits:
             raise NotationError(f"{token!r}: a checker cannot hit on the point it leaves")

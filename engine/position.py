@@ -4,12 +4,20 @@ Numbering is the Classic Line rulebook's (ARCHITECTURE.md): White moves from
 point 1 to 24 and bears off from 19..24, Black moves from 24 to 1 and bears off
 from 1..6.  A point holds a signed count: positive for White, negative for Black.
 
+Two things only some variants use: a *pool* of checkers not yet entered (the
+Puff family and Acey Deucey enter every checker by the dice) and *pins* (in
+Pin, a checker landing on a lone opponent traps it underneath).  A pinned
+checker stands on a point whose signed count shows the checker on top.
+
 Inside the engine, move generation works on a *relative* board seen by the
 player to move (gnubg's view): index 1..24 is the mover's own point number
 (1 = the point next to bearing off), 25 is the mover's bar, 0 the mover's
-checkers off, and 26 the opponent's bar.  Mover checkers count positive,
-opponent checkers negative.  ``to_relative``/``from_relative`` convert at that
-edge, so the rest of the engine never flips numbers by hand.
+checkers off, 26 the opponent's bar, 27 and 28 the two pools, and 29 a bit
+mask of the own points holding a pinned checker.  Mover checkers count
+positive, opponent checkers negative.  ``to_relative``/``from_relative``
+convert at that edge, so the rest of the engine never flips numbers by hand.
+Which way a player travels (``ascending``: from point 1 towards 24, as White
+does in the standard game) is an argument, because variants change it.
 """
 
 from __future__ import annotations
@@ -27,6 +35,9 @@ CHECKERS = 15
 REL_BAR = 25
 REL_OFF = 0
 REL_OPP_BAR = 26
+REL_POOL = 27
+REL_OPP_POOL = 28
+REL_PINS = 29
 
 RelativeBoard = tuple[int, ...]
 
@@ -35,8 +46,9 @@ RelativeBoard = tuple[int, ...]
 class Position:
     """An immutable board position.
 
-    ``points[i]`` is rulebook point ``i + 1``.  ``bar`` and ``off`` are
-    ``(white, black)`` counts.
+    ``points[i]`` is rulebook point ``i + 1``.  ``bar``, ``off`` and ``pool``
+    are ``(white, black)`` counts; ``pins`` holds the rulebook points where a
+    checker of the other colour lies pinned under the one counted in ``points``.
 
     >>> Position.start().pip_count(Player.WHITE)
     167
@@ -47,12 +59,20 @@ class Position:
     points: tuple[int, ...]
     bar: tuple[int, int] = (0, 0)
     off: tuple[int, int] = (0, 0)
+    pool: tuple[int, int] = (0, 0)
+    pins: frozenset[int] = frozenset()
 
     def __post_init__(self) -> None:
         if len(self.points) != POINTS:
             raise PositionError(f"a position needs {POINTS} points, got {len(self.points)}")
-        if len(self.bar) != 2 or len(self.off) != 2 or min(*self.bar, *self.off) < 0:
-            raise PositionError(f"bar and off must be two non-negative counts: {self.bar} {self.off}")
+        pairs = (self.bar, self.off, self.pool)
+        if any(len(pair) != 2 or min(pair) < 0 for pair in pairs):
+            raise PositionError(
+                f"bar, off and pool must be two non-negative counts: {self.bar} {self.off} {self.pool}"
+            )
+        for point in self.pins:
+            if not 1 <= point <= POINTS or abs(self.points[point - 1]) != 1:
+                raise PositionError(f"a pin needs exactly one checker on top of it, not on point {point}")
 
     # -- construction -----------------------------------------------------------------
 
@@ -68,6 +88,8 @@ class Position:
         *,
         bar: tuple[int, int] = (0, 0),
         off: tuple[int, int] | None = None,
+        pool: tuple[int, int] = (0, 0),
+        pins: frozenset[int] = frozenset(),
         checkers: int = CHECKERS,
     ) -> Position:
         """Build from ``{point: signed count}``; the checkers off default to what makes 15.
@@ -83,7 +105,14 @@ class Position:
                 raise PositionError(f"point {point} is outside 1..{POINTS}")
             board[point - 1] = count
         if off is None:
-            placed = (sum(c for c in board if c > 0) + bar[0], -sum(c for c in board if c < 0) + bar[1])
+            pinned = [0, 0]
+            for point in pins:
+                if 1 <= point <= POINTS and board[point - 1]:
+                    pinned[1 if board[point - 1] > 0 else 0] += 1
+            placed = (
+                sum(c for c in board if c > 0) + bar[0] + pool[0] + pinned[0],
+                -sum(c for c in board if c < 0) + bar[1] + pool[1] + pinned[1],
+            )
             for player in Player:
                 if placed[player] > checkers:
                     raise PositionError(
@@ -91,26 +120,35 @@ class Position:
                         f"at most {checkers}"
                     )
             off = (checkers - placed[0], checkers - placed[1])
-        position = cls(tuple(board), bar, off)
+        position = cls(tuple(board), bar, off, pool, frozenset(pins))
         position.validate(checkers)
         return position
 
     @classmethod
-    def _trusted(cls, points: tuple[int, ...], bar: tuple[int, int], off: tuple[int, int]) -> Position:
+    def _trusted(
+        cls,
+        points: tuple[int, ...],
+        bar: tuple[int, int],
+        off: tuple[int, int],
+        pool: tuple[int, int] = (0, 0),
+        pins: frozenset[int] = frozenset(),
+    ) -> Position:
         """Build without checks: only for positions derived from valid ones by legal steps."""
         position = object.__new__(cls)
         object.__setattr__(position, "points", points)
         object.__setattr__(position, "bar", bar)
         object.__setattr__(position, "off", off)
+        object.__setattr__(position, "pool", pool)
+        object.__setattr__(position, "pins", pins)
         return position
 
     def validate(self, checkers: int = CHECKERS) -> Position:
         """Check each side has exactly ``checkers`` checkers; returns ``self`` for chaining."""
         for player in Player:
-            total = self.checkers_on_board(player) + self.bar[player] + self.off[player]
+            total = self.checkers_on_board(player) + self.bar[player] + self.off[player] + self.pool[player]
             if total != checkers:
                 raise PositionError(
-                    f"{player.label} has {total} checkers (points, bar and off), expected {checkers}"
+                    f"{player.label} has {total} checkers (points, bar, pool and off), expected {checkers}"
                 )
         return self
 
@@ -121,22 +159,32 @@ class Position:
         return self.points[point - 1]
 
     def count(self, player: Player, point: int) -> int:
-        """How many of ``player``'s checkers stand on ``point``."""
+        """How many of ``player``'s checkers stand on ``point`` (a pinned one included)."""
         value = self.points[point - 1]
-        return max(value, 0) if player is Player.WHITE else max(-value, 0)
+        mine = max(value, 0) if player is Player.WHITE else max(-value, 0)
+        if point in self.pins and not mine:
+            return 1
+        return mine
 
     def checkers_on_board(self, player: Player) -> int:
         if player is Player.WHITE:
-            return sum(c for c in self.points if c > 0)
-        return -sum(c for c in self.points if c < 0)
+            top = sum(c for c in self.points if c > 0)
+        else:
+            top = -sum(c for c in self.points if c < 0)
+        # A pinned checker is the other colour from the one on top of it.
+        pinned = sum(1 for p in self.pins if (self.points[p - 1] > 0) != (player is Player.WHITE))
+        return top + pinned
+
+    def in_play(self, player: Player) -> int:
+        """Checkers not yet borne off: on the points, on the bar or waiting to enter."""
+        return self.checkers_on_board(player) + self.bar[player] + self.pool[player]
 
     def pip_count(self, player: Player) -> int:
         """Pips ``player`` needs to bear everything off (a checker on the bar needs 25)."""
-        if player is Player.WHITE:
-            pips = sum((25 - p) * c for p, c in enumerate(self.points, 1) if c > 0)
-        else:
-            pips = sum(p * -c for p, c in enumerate(self.points, 1) if c < 0)
-        return pips + 25 * self.bar[player]
+        pips = sum(
+            (25 - p if player is Player.WHITE else p) * self.count(player, p) for p in range(1, 25)
+        )
+        return pips + 25 * (self.bar[player] + self.pool[player])
 
     def home_points(self, player: Player) -> range:
         """The rulebook points of ``player``'s home board."""
@@ -144,11 +192,11 @@ class Position:
 
     def is_over(self) -> bool:
         """True once either side has borne off every checker it has."""
-        return any(self.checkers_on_board(p) + self.bar[p] == 0 for p in Player)
+        return any(self.in_play(p) == 0 for p in Player)
 
     def winner(self) -> Player | None:
         for player in Player:
-            if self.checkers_on_board(player) + self.bar[player] == 0:
+            if self.in_play(player) == 0:
                 return player
         return None
 
@@ -158,25 +206,50 @@ class Position:
             tuple(-c for c in reversed(self.points)),
             (self.bar[1], self.bar[0]),
             (self.off[1], self.off[0]),
+            (self.pool[1], self.pool[0]),
+            frozenset(25 - p for p in self.pins),
         )
 
     # -- relative boards (the engine's internal view) -----------------------------------
 
-    def to_relative(self, mover: Player) -> RelativeBoard:
-        """The 27-slot board seen by ``mover`` (see the module docstring)."""
+    def to_relative(self, mover: Player, ascending: bool | None = None) -> RelativeBoard:
+        """The 30-slot board seen by ``mover`` (see the module docstring).
+
+        ``ascending``: whether ``mover`` travels from point 1 towards 24 (default:
+        as in the standard game, White ascending and Black descending).
+        """
         opponent = mover.opponent
-        # White's own point k is rulebook point 25 - k; Black's is k, with the signs flipped.
-        body = self.points[::-1] if mover is Player.WHITE else tuple(-c for c in self.points)
-        return (self.off[mover], *body, self.bar[mover], self.bar[opponent])
+        if ascending is None:
+            ascending = mover is Player.WHITE
+        # Travelling up, own point k is rulebook point 25 - k; travelling down, it is k.
+        body = self.points[::-1] if ascending else self.points
+        if mover is Player.BLACK:
+            body = tuple(-c for c in body)
+        pins = 0
+        for point in self.pins:
+            pins |= 1 << (25 - point if ascending else point)
+        return (
+            self.off[mover], *body, self.bar[mover], self.bar[opponent],
+            self.pool[mover], self.pool[opponent], pins,
+        )
 
     @classmethod
-    def from_relative(cls, board: RelativeBoard, mover: Player, opponent_off: int) -> Position:
+    def from_relative(
+        cls, board: RelativeBoard, mover: Player, opponent_off: int, ascending: bool | None = None
+    ) -> Position:
         """Inverse of :meth:`to_relative`; trusts ``board`` (it came from a valid one)."""
-        if mover is Player.WHITE:
-            points = board[24:0:-1]
-            return cls._trusted(points, (board[REL_BAR], board[REL_OPP_BAR]), (board[REL_OFF], opponent_off))
-        points = tuple(-c for c in board[1:25])
-        return cls._trusted(points, (board[REL_OPP_BAR], board[REL_BAR]), (opponent_off, board[REL_OFF]))
+        if ascending is None:
+            ascending = mover is Player.WHITE
+        body = board[24:0:-1] if ascending else board[1:25]
+        points = body if mover is Player.WHITE else tuple(-c for c in body)
+        pins: frozenset[int] = frozenset()
+        if board[REL_PINS]:
+            pins = frozenset(25 - p if ascending else p for p in range(1, 25) if board[REL_PINS] >> p & 1)
+        off, bar, pool = (board[REL_OFF], opponent_off), (board[REL_BAR], board[REL_OPP_BAR]), (
+            board[REL_POOL], board[REL_OPP_POOL])
+        if mover is Player.BLACK:
+            off, bar, pool = (off[1], off[0]), (bar[1], bar[0]), (pool[1], pool[0])
+        return cls._trusted(points, bar, off, pool, pins)
 
     # -- text forms -------------------------------------------------------------------
 
@@ -189,17 +262,21 @@ class Position:
         parts = []
         for player, order in ((Player.WHITE, range(1, 25)), (Player.BLACK, range(24, 0, -1))):
             tokens = [player.name[0]]
-            tokens += [f"{p}:{self.count(player, p)}" for p in order if self.count(player, p)]
-            if self.bar[player]:
-                tokens.append(f"bar:{self.bar[player]}")
-            if self.off[player]:
-                tokens.append(f"off:{self.off[player]}")
+            sign = 1 if player is Player.WHITE else -1
+            tokens += [f"{p}:{self.points[p - 1] * sign}" for p in order if self.points[p - 1] * sign > 0]
+            tokens += [f"pin:{p}" for p in order if p in self.pins and self.points[p - 1] * sign < 0]
+            for name, pair in (("bar", self.bar), ("pool", self.pool), ("off", self.off)):
+                if pair[player]:
+                    tokens.append(f"{name}:{pair[player]}")
             parts.append(" ".join(tokens))
         return " | ".join(parts)
 
     @classmethod
     def from_text(cls, text: str, checkers: int = CHECKERS) -> Position:
         """Parse :meth:`to_text`'s form.  Checkers not placed are taken to be off.
+
+        ``pool:n`` counts checkers waiting to enter; ``pin:p``, in a player's list,
+        is that player's checker pinned on point ``p`` under an opposing one.
 
         >>> Position.from_text("W 19:15 | B 6:14 bar:1").bar
         (0, 1)
@@ -209,6 +286,8 @@ class Position:
             raise PositionError(f"position text needs 'W ... | B ...', got {text!r}")
         board: dict[int, int] = {}
         bar = [0, 0]
+        pool = [0, 0]
+        pins: set[int] = set()
         off: list[int | None] = [None, None]
         seen = set()
         for side in sides:
@@ -227,6 +306,10 @@ class Position:
                 where, count = match.group(1), int(match.group(2))
                 if where == "bar":
                     bar[player] = count
+                elif where == "pool":
+                    pool[player] = count
+                elif where == "pin":
+                    pins.add(count)
                 elif where == "off":
                     off[player] = count
                 else:
@@ -236,7 +319,12 @@ class Position:
                     if board.get(point, 0) * sign < 0:
                         raise PositionError(f"point {point} has both colours in {text!r}")
                     board[point] = board.get(point, 0) + sign * count
-        placed = cls.from_points(board, bar=(bar[0], bar[1]), checkers=checkers)
+        for point in pins:
+            if not 1 <= point <= POINTS or abs(board.get(point, 0)) != 1:
+                raise PositionError(f"pin:{point} needs one checker of the other colour on top, in {text!r}")
+        placed = cls.from_points(
+            board, bar=(bar[0], bar[1]), pool=(pool[0], pool[1]), pins=frozenset(pins), checkers=checkers
+        )
         for player in Player:
             given = off[player]
             if given is not None and given != placed.off[player]:
@@ -278,6 +366,6 @@ class Position:
         return self.to_text()
 
 
-_TOKEN = re.compile(r"(bar|off|\d{1,2}):(\d{1,2})")
+_TOKEN = re.compile(r"(bar|off|pool|pin|\d{1,2}):(\d{1,2})")
 
 _START = Position.from_points({1: 2, 12: 5, 17: 3, 19: 5, 24: -2, 13: -5, 8: -3, 6: -5})

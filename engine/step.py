@@ -6,15 +6,17 @@ from typing import NamedTuple
 
 from engine.player import Player
 
-#: In a :class:`Step`, the mover's bar and the off tray (gnubg's numbering).
+#: In a :class:`Step`, the mover's bar and the off tray (gnubg's numbering), and the
+#: pool of checkers not yet entered (variants that enter every checker by the dice).
 BAR = 25
 OFF = 0
+POOL = 27
 
 
 class Step(NamedTuple):
     """One checker moved by one die, in the mover's own numbering (as gnubg writes moves).
 
-    ``start`` is 1..24 or :data:`BAR`; ``end`` is 1..24 or :data:`OFF`.
+    ``start`` is 1..24, :data:`BAR` or :data:`POOL`; ``end`` is 1..24 or :data:`OFF`.
 
     >>> Step(24, 18, 6).board_points(Player.WHITE)
     (1, 7)
@@ -35,6 +37,8 @@ class Step(NamedTuple):
 def _absolute(own: int, player: Player) -> int | str:
     if own == BAR:
         return "bar"
+    if own == POOL:
+        return "in"
     if own == OFF:
         return "off"
     return 25 - own if player is Player.WHITE else own

@@ -42,7 +42,7 @@ def test_reads_what_gnubg_writes(text: str) -> None:
     [
         ("24-18", "not a move"),
         ("18/24", "forward"),
-        ("off/3", "bar can only start"),
+        ("off/3", "bar and in can only start"),
         ("13/7(5)", "repeated"),
         ("13*/7", "cannot hit on the point it leaves"),
         ("30/24", "outside 0..25"),
@@ -68,7 +68,7 @@ def test_reading_a_play_that_is_not_legal_lists_the_legal_ones() -> None:
     view = legal_plays(Position.start(), Player.WHITE, Roll(3, 1))
     with pytest.raises(IllegalPlayError, match=r"legal: .*8/5 6/5"):
         view.parse("24/20 13/12")
-    with pytest.raises(IllegalPlayError, match="no white checker on 20"):
+    with pytest.raises(IllegalPlayError, match="no white checker to move from 20"):
         view.parse("20/17 6/5")
     with pytest.raises(IllegalPlayError, match="no blot to hit on 21"):
         view.parse("24/21* 24/23")
