@@ -16,15 +16,16 @@ from engine.errors import (
     PositionError,
     UnknownVariantError,
 )
-from engine.game import Game, GameResult, OpeningRule, Phase, ResultKind
+from engine.game import Game, OpeningRule, Phase
 from engine.gnubg_id import MatchKey, position_from_id, position_id
 from engine.match import Match
 from engine.movegen import LegalPlays, legal_plays
 from engine.play import Play
 from engine.player import Player
 from engine.position import Position
+from engine.result import GameResult, ResultKind
 from engine.step import BAR, OFF, Step
-from engine.variant import VARIANTS, Variant, find_variant
+from engine.variants import VARIANTS, Variant, find_variant
 
 __all__ = [
     "BAR",

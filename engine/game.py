@@ -1,23 +1,30 @@
-"""One game of backgammon as a pure state machine.
+"""One game of backgammon (or of a variant) as a pure state machine.
 
 A :class:`Game` is immutable: every action returns the next game, so a referee
 can keep the previous state to fall back to, and a journal can replay a game by
 applying the same actions.  An action at the wrong moment raises
 :class:`~engine.errors.IllegalActionError` naming the action and the position.
+
+A turn may have several dice stages (see :mod:`engine.turn`); while one is in
+progress the game is in phase ``MOVING`` and :attr:`Game.asks` says what it
+needs: dice, a chosen doublet, or a play.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from enum import Enum, IntEnum
+from enum import Enum
 
 from engine.cube import CENTRED, Cube
 from engine.dice import Roll
 from engine.errors import IllegalActionError, IllegalPlayError
-from engine.movegen import LegalPlays, legal_plays
+from engine.movegen import LegalPlays
 from engine.play import Play
 from engine.player import Player
 from engine.position import Position
+from engine.result import GameResult, ResultKind
+from engine.turn import Ask, Turn
+from engine.variants import STANDARD, Variant
 
 
 class OpeningRule(Enum):
@@ -33,51 +40,8 @@ class Phase(Enum):
     OPENING = "opening"  #: nobody has moved yet; waiting for the opening roll or the starter
     ON_ROLL = "on-roll"  #: ``turn`` may double, or roll
     DOUBLED = "doubled"  #: ``turn``'s opponent must take or drop
-    MOVING = "moving"  #: ``turn`` has rolled ``roll`` and must play it
+    MOVING = "moving"  #: ``turn``'s turn is under way: see :attr:`Game.asks`
     OVER = "over"
-
-
-class ResultKind(IntEnum):
-    """The multiplier of a win."""
-
-    SINGLE = 1
-    GAMMON = 2
-    BACKGAMMON = 3
-
-
-@dataclass(frozen=True, slots=True)
-class GameResult:
-    winner: Player
-    kind: ResultKind
-    cube: int
-    dropped: bool = False
-
-    @property
-    def points(self) -> int:
-        """What the winner scores: the kind times the cube."""
-        return int(self.kind) * self.cube
-
-    def __str__(self) -> str:
-        how = "by a dropped double" if self.dropped else self.kind.name.lower()
-        return f"{self.winner.label} wins {self.points} point{'s' * (self.points != 1)} ({how})"
-
-
-def result_kind(position: Position, winner: Player) -> ResultKind:
-    """Single, gammon (the loser bore nothing off) or backgammon (and still has a
-    checker on the bar or in the winner's home board).
-
-    >>> result_kind(Position.from_points({6: -15}, off=(15, 0)), Player.WHITE)
-    <ResultKind.GAMMON: 2>
-    >>> result_kind(Position.from_points({20: -1, 6: -14}, off=(15, 0)), Player.WHITE)
-    <ResultKind.BACKGAMMON: 3>
-    """
-    loser = winner.opponent
-    if position.off[loser] > 0:
-        return ResultKind.SINGLE
-    in_winner_home = any(position.count(loser, p) for p in position.home_points(winner))
-    if position.bar[loser] or in_winner_home:
-        return ResultKind.BACKGAMMON
-    return ResultKind.GAMMON
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,13 +60,21 @@ class Game:
     phase: Phase
     opening: OpeningRule
     turn: Player | None = None
-    roll: Roll | None = None
     cube: Cube = CENTRED
-    #: False in the Crawford game and in games played without a cube.
+    #: False in the Crawford game and in variants played without a cube.
     cube_in_play: bool = True
     #: Money play only: gammons count single until the cube has been turned.
     jacoby: bool = False
     result: GameResult | None = None
+    variant: Variant = STANDARD
+    #: The turn under way (phase MOVING).
+    progress: Turn | None = None
+    #: Fixed roll: the opening roll, played by both players all game.
+    fixed: Roll | None = None
+    #: Open roll: the dice the player on roll already rolled during the last turn.
+    announced: Roll | None = None
+    #: Double vs free choice: the player who chooses their numbers instead of rolling.
+    chooser: Player | None = None
 
     @classmethod
     def new(
@@ -112,13 +84,45 @@ class Game:
         position: Position | None = None,
         cube_in_play: bool = True,
         jacoby: bool = False,
+        variant: Variant = STANDARD,
+        chooser: Player | None = None,
     ) -> Game:
+        """A new game; ``position`` is a set-up the players laid out, checked by the variant."""
+        start = variant.start_position() if position is None else variant.check_setup(position)
+        if variant.free_choice and chooser is None:
+            chooser = Player.WHITE
         return cls(
-            position=position or Position.start(),
+            position=start,
             phase=Phase.OPENING,
             opening=opening,
-            cube_in_play=cube_in_play,
+            cube_in_play=cube_in_play and variant.uses_cube,
             jacoby=jacoby,
+            variant=variant,
+            chooser=chooser if variant.free_choice else None,
+        )
+
+    @classmethod
+    def at(
+        cls,
+        position: Position,
+        turn: Player,
+        *,
+        variant: Variant = STANDARD,
+        cube: Cube = CENTRED,
+        cube_in_play: bool = True,
+        opening: OpeningRule = OpeningRule.ONE_DIE_EACH,
+    ) -> Game:
+        """A game under way at ``position`` with ``turn`` on roll (analysis, teaching, a resumed
+        game).  Only the checker count is checked, not the variant's start."""
+        return cls(
+            position=position.validate(variant.checkers),
+            phase=Phase.ON_ROLL,
+            opening=opening,
+            turn=turn,
+            cube=cube,
+            cube_in_play=cube_in_play and variant.uses_cube,
+            variant=variant,
+            chooser=Player.WHITE if variant.free_choice else None,
         )
 
     # -- helpers -------------------------------------------------------------------
@@ -132,6 +136,39 @@ class Game:
         if player is not None and player is not self.turn:
             raise self._refuse(action, f"it is {'nobody' if self.turn is None else self.turn.label}'s turn")
 
+    @property
+    def asks(self) -> Ask | None:
+        """What the turn under way needs next (``None`` outside phase MOVING)."""
+        return self.progress.ask if self.progress is not None else None
+
+    @property
+    def roll(self) -> Roll | None:
+        """The roll being played."""
+        return self.progress.roll if self.progress is not None else None
+
+    def _begin(self, player: Player, roll: Roll) -> Game:
+        turn = Turn.start(self.variant, player, chooses=self.chooser is player)
+        game = replace(self, phase=Phase.MOVING, turn=player, progress=turn, announced=None)
+        return game._rolled(player, roll)
+
+    def _rolled(self, player: Player, roll: Roll) -> Game:
+        assert self.progress is not None
+        if self.variant.fixed_roll and self.fixed is not None:
+            roll = self.fixed  # the dice are read once; after that they are ignored
+        game = replace(self, progress=self.progress.rolled(roll))
+        if self.variant.fixed_roll and self.fixed is None:
+            game = replace(game, fixed=roll)
+        return game._settle()
+
+    def _settle(self) -> Game:
+        """Pass the turn once it is done."""
+        if self.progress is not None and self.progress.ask is Ask.DONE:
+            assert self.turn is not None
+            announced = self.progress.announced
+            return replace(self, phase=Phase.ON_ROLL, turn=self.turn.opponent, progress=None,
+                           announced=announced)
+        return self
+
     # -- the opening ---------------------------------------------------------------
 
     def opening_roll(self, *, white: int, black: int) -> Game:
@@ -143,8 +180,7 @@ class Game:
         roll = Roll(white, black)
         if roll.is_double:
             return self  # a tie: both roll again
-        starter = Player.WHITE if white > black else Player.BLACK
-        return replace(self, phase=Phase.MOVING, turn=starter, roll=roll)
+        return self._begin(Player.WHITE if white > black else Player.BLACK, roll)
 
     def choose_starter(self, player: Player) -> Game:
         """The player chosen by lot (:attr:`OpeningRule.STARTER_ROLLS`) is on roll."""
@@ -194,18 +230,44 @@ class Game:
     # -- rolling and playing -------------------------------------------------------
 
     def roll_dice(self, player: Player, roll: Roll) -> Game:
-        """``player`` rolls (and so gives up doubling this turn)."""
-        self._expect(f"{player.label} rolls {roll}", Phase.ON_ROLL, player)
-        return replace(self, phase=Phase.MOVING, roll=roll)
+        """``player`` rolls: to start the turn (giving up doubling), or again within it."""
+        action = f"{player.label} rolls {roll}"
+        if self.phase is Phase.MOVING and self.asks is Ask.ROLL:
+            self._expect(action, Phase.MOVING, player)
+            return self._rolled(player, roll)
+        self._expect(action, Phase.ON_ROLL, player)
+        if self.announced is not None:
+            roll = self.announced  # open roll: these dice were rolled during the last turn
+        return self._begin(player, roll)
+
+    def announce(self, player: Player, roll: Roll) -> Game:
+        """Open roll: ``player`` rolls the dice for their next turn before the mover plays."""
+        action = f"{player.label} rolls {roll} for the next turn"
+        if self.asks is not Ask.OPPONENT_ROLL or self.turn is None or player is not self.turn.opponent:
+            raise self._refuse(action, "only the opponent, after the roll of an open-roll turn")
+        assert self.progress is not None
+        return replace(self, progress=self.progress.opponent_rolled(roll))._settle()
+
+    def choose_doublet(self, player: Player, value: int) -> Game:
+        """``player`` picks the doublet to play (Acey Deucey's and Mexican's 1-2)."""
+        action = f"{player.label} chooses {value}-{value}"
+        if self.asks is not Ask.DOUBLET or player is not self.turn:
+            raise self._refuse(action, "no doublet to choose now")
+        assert self.progress is not None
+        return replace(self, progress=self.progress.chose_doublet(value))._settle()
 
     def legal_plays(self) -> LegalPlays:
-        if self.phase is not Phase.MOVING or self.turn is None or self.roll is None:
-            raise self._refuse("legal plays", "nobody has rolled")
-        return legal_plays(self.position, self.turn, self.roll)
+        if self.progress is None or self.progress.ask is not Ask.PLAY:
+            raise self._refuse("legal plays", "no dice stage is waiting to be played")
+        return self.progress.legal_plays(self.position)
 
     def play(self, player: Player, play: Play | str) -> Game:
-        """``player`` plays the roll, given as a :class:`Play` or in gnubg notation."""
-        self._expect(f"{player.label} plays {play}", Phase.MOVING, player)
+        """The player of the current stage plays it, as a :class:`Play` or in gnubg notation."""
+        action = f"{player.label} plays {play}"
+        if self.phase is not Phase.MOVING or self.progress is None or self.progress.ask is not Ask.PLAY:
+            raise self._refuse(action, "nothing to play now")
+        if player is not self.progress.mover:
+            raise self._refuse(action, f"it is {self.progress.mover.label}'s turn to play")
         plays = self.legal_plays()
         if isinstance(play, str):
             chosen = plays.parse(play)
@@ -213,17 +275,19 @@ class Game:
             chosen = play
         else:
             raise IllegalPlayError(
-                f"{play} is not a legal play for {player.label} with {self.roll} "
+                f"{play} is not a legal play for {player.label} with {self.progress.stage.text} "
                 f"from {self.position.to_text()}"
             )
-        position = chosen.result
-        if position.checkers_on_board(player) + position.bar[player] == 0:
-            kind = result_kind(position, player)
-            if self.jacoby and self.cube.is_centred:
-                kind = ResultKind.SINGLE
-            result = GameResult(player, kind, self.cube.value)
-            return replace(self, position=position, phase=Phase.OVER, roll=None, result=result)
-        return replace(self, position=position, phase=Phase.ON_ROLL, turn=player.opponent, roll=None)
+        result = self.variant.outcome(self.position, chosen, self.cube.value)
+        if result is not None:
+            if self.jacoby and self.cube.is_centred and result.kind is not ResultKind.SINGLE:
+                result = replace(result, kind=ResultKind.SINGLE)
+            return replace(self, position=chosen.result, phase=Phase.OVER, progress=None, result=result)
+        game = replace(self, position=chosen.result, progress=self.progress.played(chosen))._settle()
+        if not chosen.steps and self.variant.is_dead(game.position, self.fixed):
+            blocked = self.variant.blocked_result(game.position, player, self.cube.value)
+            return replace(game, phase=Phase.OVER, progress=None, result=blocked)
+        return game
 
     @property
     def is_over(self) -> bool:

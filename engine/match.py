@@ -6,10 +6,12 @@ from dataclasses import dataclass, replace
 
 from engine.dice import Roll
 from engine.errors import IllegalActionError
-from engine.game import Game, GameResult, OpeningRule, Phase, ResultKind  # noqa: F401
+from engine.game import Game, OpeningRule, Phase
 from engine.gnubg_id import GameStage, MatchKey
 from engine.play import Play
 from engine.player import Player
+from engine.result import GameResult, ResultKind  # noqa: F401
+from engine.variants import STANDARD, Variant
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,13 +40,19 @@ class Match:
 
     @classmethod
     def new(
-        cls, length: int, opening: OpeningRule = OpeningRule.ONE_DIE_EACH, *, jacoby: bool = False
+        cls,
+        length: int,
+        opening: OpeningRule = OpeningRule.ONE_DIE_EACH,
+        *,
+        jacoby: bool = False,
+        variant: Variant = STANDARD,
     ) -> Match:
         if length < 0:
             raise IllegalActionError(f"a match length is 0 (money) or more points, not {length}")
         if jacoby and length:
             raise IllegalActionError("the Jacoby rule applies to money play only (match length 0)")
-        return cls(length=length, game=Game.new(opening, jacoby=jacoby), opening=opening, jacoby=jacoby)
+        game = Game.new(opening, jacoby=jacoby, variant=variant)
+        return cls(length=length, game=game, opening=opening, jacoby=jacoby)
 
     @property
     def winner(self) -> Player | None:
@@ -76,7 +84,8 @@ class Match:
         post = self.is_post_crawford or self.is_crawford
         if self.length and not post and any(s == self.length - 1 for s in score):
             crawford = True
-        game = Game.new(self.opening, cube_in_play=not crawford, jacoby=self.jacoby)
+        game = Game.new(self.opening, cube_in_play=not crawford, jacoby=self.jacoby,
+                        variant=self.game.variant, chooser=self.game.chooser)
         return replace(match, game=game, is_crawford=crawford, is_post_crawford=post)
 
     def _step(self, game: Game) -> Match:
@@ -116,6 +125,14 @@ class Match:
     def play(self, player: Player, play: Play | str) -> Match:
         self._check_open("play")
         return self._step(self.game.play(player, play))
+
+    def announce(self, player: Player, roll: Roll) -> Match:
+        self._check_open("announce")
+        return self._step(self.game.announce(player, roll))
+
+    def choose_doublet(self, player: Player, value: int) -> Match:
+        self._check_open("choose doublet")
+        return self._step(self.game.choose_doublet(player, value))
 
     def key(self) -> MatchKey:
         """The gnubg Match ID fields of the current moment."""

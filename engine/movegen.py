@@ -185,8 +185,8 @@ class LegalPlays:
         self.position = position
         self.player = player
         self.moves = moves
-        self._ascending = moves.rules.ascending(player)
-        self._board = position.to_relative(player, self._ascending)
+        self._track = moves.rules.track(player)
+        self._board = position.to_relative(player, self._track)
         self._reached: dict[RelativeBoard, tuple[int, ...]] | None = None
         self._plays: dict[Position, Play] | None = None
 
@@ -198,7 +198,7 @@ class LegalPlays:
 
     def _result(self, board: RelativeBoard) -> Position:
         opponent_off = self.position.off[self.player.opponent]
-        return Position.from_relative(board, self.player, opponent_off, self._ascending)
+        return Position.from_relative(board, self.player, opponent_off, self._track)
 
     def _compute(self) -> dict[Position, Play]:
         if self._plays is None:
@@ -243,6 +243,12 @@ class LegalPlays:
 
     def parse(self, text: str) -> Play:
         """The legal play written ``text`` in gnubg notation, or :class:`IllegalPlayError`."""
+        wanted = " ".join(text.split())
+        for candidate in self:
+            if candidate.notation == wanted:
+                return candidate
+        if not getattr(self.moves, "race", True):
+            raise self._illegal(text)
         rules = self.moves.rules
         board = self._board
         hit_points: set[int] = set()
@@ -266,14 +272,17 @@ class LegalPlays:
                 if hit:
                     hit_points.add(point)
                 here = point
-        play = self.find(self._result(board))
-        if play is None:
-            legal = ", ".join(p.notation or "(no move)" for p in self)
-            raise IllegalPlayError(
-                f"{text!r} is not a legal play for {self.player.label} with {self.moves.label} "
-                f"from {self.position.to_text()}; legal: {legal}"
-            )
-        return play
+        found = self.find(self._result(board))
+        if found is None:
+            raise self._illegal(text)
+        return found
+
+    def _illegal(self, text: str) -> IllegalPlayError:
+        legal = ", ".join(p.notation or "(no move)" for p in self)
+        return IllegalPlayError(
+            f"{text!r} is not a legal play for {self.player.label} with {self.moves.label} "
+            f"from {self.position.to_text()}; legal: {legal}"
+        )
 
 
 def legal_plays(position: Position, player: Player, roll: Roll) -> LegalPlays:

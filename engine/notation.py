@@ -47,6 +47,9 @@ def format_steps(steps: tuple[Step, ...] | list[Step]) -> str:
     >>> format_steps([Step(BAR, 22, 3, hit=True), Step(6, OFF, 6)])
     'bar/22* 6/off'
     """
+    # Steps that act on a point in place (Doublets' towers) are written "unstack 3".
+    special = [f"{s.kind} {_name(s.start)}" for s in steps if s.kind]
+    steps = [s for s in steps if not s.kind]
     remaining = sorted(steps, key=lambda s: (s.start, s.end), reverse=True)
     paths: list[list[tuple[int, bool]]] = []
     while remaining:
@@ -80,7 +83,7 @@ def format_steps(steps: tuple[Step, ...] | list[Step]) -> str:
             counted[-1] = (key, counted[-1][1], counted[-1][2] + 1)
         else:
             counted.append((key, text, 1))
-    return " ".join(text if n == 1 else f"{text}({n})" for _, text, n in counted)
+    return " ".join([*special, *(text if n == 1 else f"{text}({n})" for _, text, n in counted)])
 
 
 _TOKEN = re.compile(r"((?:bar|off|in|\d{1,2})\*?(?:/(?:bar|off|\d{1,2})\*?)+)(?:\((\d)\))?")

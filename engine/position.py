@@ -12,18 +12,22 @@ checker stands on a point whose signed count shows the checker on top.
 Inside the engine, move generation works on a *relative* board seen by the
 player to move (gnubg's view): index 1..24 is the mover's own point number
 (1 = the point next to bearing off), 25 is the mover's bar, 0 the mover's
-checkers off, 26 the opponent's bar, 27 and 28 the two pools, and 29 a bit
-mask of the own points holding a pinned checker.  Mover checkers count
+checkers off, 26 the opponent's bar, 27 and 28 the two pools, 29 a bit
+mask of the own points holding a pinned checker, 30 a bit mask of the points
+whose checkers stand stacked in a tower (Doublets), and 31/32 the two sides'
+progress counters (Doublets' phase).  Mover checkers count
 positive, opponent checkers negative.  ``to_relative``/``from_relative``
 convert at that edge, so the rest of the engine never flips numbers by hand.
-Which way a player travels (``ascending``: from point 1 towards 24, as White
-does in the standard game) is an argument, because variants change it.
+Which way a player travels is an argument, because variants change it: a
+:data:`Track` lists the rulebook point of each own point 1..24.  White's
+standard track is :data:`ASCENDING` (own k is rulebook point 25 - k), Black's
+:data:`DESCENDING` (own k is point k).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.errors import PositionError
 from engine.player import Player
@@ -38,8 +42,17 @@ REL_OPP_BAR = 26
 REL_POOL = 27
 REL_OPP_POOL = 28
 REL_PINS = 29
+REL_TOWERS = 30
+REL_PROGRESS = 31
+REL_OPP_PROGRESS = 32
 
 RelativeBoard = tuple[int, ...]
+Track = tuple[int, ...]
+
+#: Travelling from point 1 towards 24 (White in the standard game): own k is point 25 - k.
+ASCENDING: Track = tuple(range(24, 0, -1))
+#: Travelling from point 24 towards 1 (Black in the standard game): own k is point k.
+DESCENDING: Track = tuple(range(1, 25))
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +74,10 @@ class Position:
     off: tuple[int, int] = (0, 0)
     pool: tuple[int, int] = (0, 0)
     pins: frozenset[int] = frozenset()
+    #: Doublets: points whose checkers stand stacked in a tower.
+    towers: frozenset[int] = frozenset()
+    #: A per-side counter for variants with phases (Doublets: unstack, restack, bear off).
+    progress: tuple[int, int] = (0, 0)
 
     def __post_init__(self) -> None:
         if len(self.points) != POINTS:
@@ -132,6 +149,8 @@ class Position:
         off: tuple[int, int],
         pool: tuple[int, int] = (0, 0),
         pins: frozenset[int] = frozenset(),
+        towers: frozenset[int] = frozenset(),
+        progress: tuple[int, int] = (0, 0),
     ) -> Position:
         """Build without checks: only for positions derived from valid ones by legal steps."""
         position = object.__new__(cls)
@@ -140,6 +159,8 @@ class Position:
         object.__setattr__(position, "off", off)
         object.__setattr__(position, "pool", pool)
         object.__setattr__(position, "pins", pins)
+        object.__setattr__(position, "towers", towers)
+        object.__setattr__(position, "progress", progress)
         return position
 
     def validate(self, checkers: int = CHECKERS) -> Position:
@@ -212,44 +233,61 @@ class Position:
 
     # -- relative boards (the engine's internal view) -----------------------------------
 
-    def to_relative(self, mover: Player, ascending: bool | None = None) -> RelativeBoard:
-        """The 30-slot board seen by ``mover`` (see the module docstring).
-
-        ``ascending``: whether ``mover`` travels from point 1 towards 24 (default:
-        as in the standard game, White ascending and Black descending).
-        """
+    def to_relative(self, mover: Player, track: Track | None = None) -> RelativeBoard:
+        """The 33-slot board seen by ``mover`` (see the module docstring), along ``track``
+        (default: the standard game's, White ascending and Black descending)."""
         opponent = mover.opponent
-        if ascending is None:
-            ascending = mover is Player.WHITE
-        # Travelling up, own point k is rulebook point 25 - k; travelling down, it is k.
-        body = self.points[::-1] if ascending else self.points
+        if track is None:
+            track = ASCENDING if mover is Player.WHITE else DESCENDING
+        if track == ASCENDING:
+            body = self.points[::-1]
+        elif track == DESCENDING:
+            body = self.points
+        else:
+            body = tuple(self.points[point - 1] for point in track)
         if mover is Player.BLACK:
             body = tuple(-c for c in body)
-        pins = 0
+        pins = towers = 0
         for point in self.pins:
-            pins |= 1 << (25 - point if ascending else point)
+            pins |= 1 << (track.index(point) + 1)
+        for point in self.towers:
+            towers |= 1 << (track.index(point) + 1)
         return (
             self.off[mover], *body, self.bar[mover], self.bar[opponent],
-            self.pool[mover], self.pool[opponent], pins,
+            self.pool[mover], self.pool[opponent], pins, towers,
+            self.progress[mover], self.progress[opponent],
         )
 
     @classmethod
     def from_relative(
-        cls, board: RelativeBoard, mover: Player, opponent_off: int, ascending: bool | None = None
+        cls, board: RelativeBoard, mover: Player, opponent_off: int, track: Track | None = None
     ) -> Position:
         """Inverse of :meth:`to_relative`; trusts ``board`` (it came from a valid one)."""
-        if ascending is None:
-            ascending = mover is Player.WHITE
-        body = board[24:0:-1] if ascending else board[1:25]
+        if track is None:
+            track = ASCENDING if mover is Player.WHITE else DESCENDING
+        if track == ASCENDING:
+            body = board[24:0:-1]
+        elif track == DESCENDING:
+            body = board[1:25]
+        else:
+            cells = [0] * POINTS
+            for own, point in enumerate(track, 1):
+                cells[point - 1] = board[own]
+            body = tuple(cells)
         points = body if mover is Player.WHITE else tuple(-c for c in body)
         pins: frozenset[int] = frozenset()
+        towers: frozenset[int] = frozenset()
         if board[REL_PINS]:
-            pins = frozenset(25 - p if ascending else p for p in range(1, 25) if board[REL_PINS] >> p & 1)
+            pins = frozenset(track[p - 1] for p in range(1, 25) if board[REL_PINS] >> p & 1)
+        if board[REL_TOWERS]:
+            towers = frozenset(track[p - 1] for p in range(1, 25) if board[REL_TOWERS] >> p & 1)
         off, bar, pool = (board[REL_OFF], opponent_off), (board[REL_BAR], board[REL_OPP_BAR]), (
             board[REL_POOL], board[REL_OPP_POOL])
+        progress = (board[REL_PROGRESS], board[REL_OPP_PROGRESS])
         if mover is Player.BLACK:
             off, bar, pool = (off[1], off[0]), (bar[1], bar[0]), (pool[1], pool[0])
-        return cls._trusted(points, bar, off, pool, pins)
+            progress = (progress[1], progress[0])
+        return cls._trusted(points, bar, off, pool, pins, towers, progress)
 
     # -- text forms -------------------------------------------------------------------
 
@@ -265,6 +303,9 @@ class Position:
             sign = 1 if player is Player.WHITE else -1
             tokens += [f"{p}:{self.points[p - 1] * sign}" for p in order if self.points[p - 1] * sign > 0]
             tokens += [f"pin:{p}" for p in order if p in self.pins and self.points[p - 1] * sign < 0]
+            tokens += [f"tower:{p}" for p in order if p in self.towers and self.points[p - 1] * sign > 0]
+            if self.progress[player]:
+                tokens.append(f"phase:{self.progress[player]}")
             for name, pair in (("bar", self.bar), ("pool", self.pool), ("off", self.off)):
                 if pair[player]:
                     tokens.append(f"{name}:{pair[player]}")
@@ -288,6 +329,8 @@ class Position:
         bar = [0, 0]
         pool = [0, 0]
         pins: set[int] = set()
+        towers: set[int] = set()
+        progress = [0, 0]
         off: list[int | None] = [None, None]
         seen = set()
         for side in sides:
@@ -310,6 +353,10 @@ class Position:
                     pool[player] = count
                 elif where == "pin":
                     pins.add(count)
+                elif where == "tower":
+                    towers.add(count)
+                elif where == "phase":
+                    progress[player] = count
                 elif where == "off":
                     off[player] = count
                 else:
@@ -325,6 +372,8 @@ class Position:
         placed = cls.from_points(
             board, bar=(bar[0], bar[1]), pool=(pool[0], pool[1]), pins=frozenset(pins), checkers=checkers
         )
+        if towers or any(progress):
+            placed = replace(placed, towers=frozenset(towers), progress=(progress[0], progress[1]))
         for player in Player:
             given = off[player]
             if given is not None and given != placed.off[player]:
@@ -366,6 +415,6 @@ class Position:
         return self.to_text()
 
 
-_TOKEN = re.compile(r"(bar|off|pool|pin|\d{1,2}):(\d{1,2})")
+_TOKEN = re.compile(r"(bar|off|pool|pin|tower|phase|\d{1,2}):(\d{1,2})")
 
 _START = Position.from_points({1: 2, 12: 5, 17: 3, 19: 5, 24: -2, 13: -5, 8: -3, 6: -5})

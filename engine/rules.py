@@ -21,12 +21,15 @@ from itertools import permutations
 
 from engine.player import Player
 from engine.position import (
+    ASCENDING,
+    DESCENDING,
     REL_BAR,
     REL_OFF,
     REL_OPP_BAR,
     REL_PINS,
     REL_POOL,
     RelativeBoard,
+    Track,
 )
 from engine.step import POOL, Step
 
@@ -56,8 +59,6 @@ class Rules:
     #: Opposing checkers that close a point (1: a single checker blocks, no hitting).
     block: int = 2
     hit: HitRule = HitRule.BAR
-    #: Most checkers of either colour together on a point (Pin: 2), ``None`` for no limit.
-    capacity: int | None = None
     #: Most own checkers on a point (Mexican, Old Britain: 5).
     own_limit: int | None = None
     #: Bear off only with the exact number (Mexican).
@@ -71,13 +72,23 @@ class Rules:
     #: Which way each side travels: from point 1 towards 24, or the other way.
     white_ascending: bool = True
     black_ascending: bool = False
+    #: Tracks other than the whole board one way or the other (Ludus: half a board).
+    white_track: Track | None = None
+    black_track: Track | None = None
+    #: How many own points the track has: a checker enters on point ``length + 1 - die``.
+    length: int = 24
 
-    def ascending(self, player: Player) -> bool:
-        return self.white_ascending if player is Player.WHITE else self.black_ascending
+    def track(self, player: Player) -> Track:
+        """The rulebook point of each own point 1..24 of ``player``."""
+        custom = self.white_track if player is Player.WHITE else self.black_track
+        if custom is not None:
+            return custom
+        ascending = self.white_ascending if player is Player.WHITE else self.black_ascending
+        return ASCENDING if ascending else DESCENDING
 
     @property
     def opposite_directions(self) -> bool:
-        return self.white_ascending != self.black_ascending
+        return self.white_track is None and self.white_ascending != self.black_ascending
 
 
 STANDARD_RULES = Rules()
@@ -129,14 +140,14 @@ def _theirs(board: RelativeBoard, point: int) -> int:
 
 def _can_land(board: RelativeBoard, point: int, rules: Rules) -> bool:
     mine, theirs = _mine(board, point), _theirs(board, point)
-    if theirs >= rules.block:
-        return False
-    if rules.capacity is not None and mine + theirs >= rules.capacity:
-        return False
-    if rules.own_limit is not None and mine >= rules.own_limit:
-        return False
-    # A lone opponent checker that itself pins one of ours stays closed.
-    return not (theirs == 1 and board[point] < 0 and board[REL_PINS] >> point & 1)
+    if theirs >= rules.block or board[REL_PINS] >> point & 1:
+        return False  # a point held by the opponent, or a pinned pair, is closed to everyone
+    return rules.own_limit is None or mine < rules.own_limit
+
+
+def _none_left(board: RelativeBoard) -> bool:
+    """The mover has borne off every checker."""
+    return not board[REL_BAR] and not board[REL_POOL] and all(_mine(board, p) == 0 for p in range(1, 25))
 
 
 def _all_home(board: RelativeBoard) -> bool:
@@ -172,10 +183,12 @@ def hop(board: RelativeBoard, start: int, end: int, rules: Rules) -> tuple[Relat
     return tuple(cells), hit
 
 
-def options(board: RelativeBoard, die: int, rules: Rules, fresh: tuple[int, ...] = ()) -> list[tuple[int, int]]:
+def options(
+    board: RelativeBoard, die: int, rules: Rules, fresh: tuple[int, ...] = ()
+) -> list[tuple[int, int]]:
     """Every ``(start, end)`` the mover may play ``die`` as.  ``fresh`` lists points a
     checker entered this stage (Puff: those checkers may not move again)."""
-    entry = REL_BAR - die
+    entry = rules.length + 1 - die
     if board[REL_BAR]:
         return [(REL_BAR, entry)] if _can_land(board, entry, rules) else []
     found: list[tuple[int, int]] = []
@@ -211,11 +224,25 @@ Reached = dict[RelativeBoard, tuple[int, ...]]
 
 
 class StageMoves:
-    """The legal plays of one :class:`Stage` under :class:`Rules` (see :class:`~engine.movegen.LegalPlays`)."""
+    """The legal plays of one :class:`Stage` under :class:`Rules` (see :class:`~engine.movegen.LegalPlays`).
+
+    Games that are not races over the usual track (Catch me, Doublets, French 2,
+    Ludus) subclass it and override :meth:`options` and :meth:`hop`, keeping the
+    search and the rules of use in one place.
+    """
+
+    #: Whether gnubg-style paths can be replayed with :func:`hop` to read notation.
+    race = True
 
     def __init__(self, stage: Stage, rules: Rules) -> None:
         self.stage = stage
         self.rules = rules
+
+    def options(self, board: RelativeBoard, die: int, fresh: tuple[int, ...]) -> list[tuple[int, int]]:
+        return options(board, die, self.rules, fresh)
+
+    def hop(self, board: RelativeBoard, start: int, end: int) -> tuple[RelativeBoard, bool]:
+        return hop(board, start, end, self.rules)
 
     @property
     def label(self) -> str:
@@ -231,13 +258,13 @@ class StageMoves:
         def visit(current: RelativeBoard, order: tuple[int, ...], path: tuple[int, ...],
                   fresh: tuple[int, ...]) -> None:
             used = len(path) // 3
-            choices = options(current, order[used], self.rules, fresh) if used < len(order) else []
+            choices = self.options(current, order[used], fresh) if used < len(order) else []
             if not choices:
                 by_count[used].setdefault(current, path)
                 return
             for start, end in choices:
-                after, _ = hop(current, start, end, self.rules)
-                arrived = fresh + (end,) if split and start == POOL else fresh
+                after, _ = self.hop(current, start, end)
+                arrived = (*fresh, end) if split and start == POOL else fresh
                 key = (after, used + 1, order[used + 1:], tuple(sorted(arrived)))
                 if key in seen:
                     continue
@@ -253,7 +280,9 @@ class StageMoves:
         if most == 0:
             return {board: ()}
         if self.stage.usage is Usage.ALL_OR_NOTHING and most < len(self.stage.dice):
-            return {board: ()}
+            # Bearing off the last checker uses the whole roll: nothing is left to play it with.
+            finished = {b: p for b, p in by_count[most].items() if _none_left(b)}
+            return finished or {board: ()}
         chosen = by_count[most]
         dice = self.stage.dice
         if (most == 1 and len(dice) == 2 and dice[0] != dice[1] and not self.stage.in_order
@@ -267,6 +296,9 @@ class StageMoves:
         steps = []
         for index in range(0, len(path), 3):
             start, die, end = path[index:index + 3]
-            board, hit = hop(board, start, end, self.rules)
-            steps.append(Step(start, end, die, hit))
+            board, hit = self.hop(board, start, end)
+            steps.append(self.step(start, end, die, hit))
         return tuple(steps)
+
+    def step(self, start: int, end: int, die: int, hit: bool) -> Step:
+        return Step(start, end, die, hit)

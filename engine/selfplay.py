@@ -12,12 +12,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from engine.dice import Roll
-from engine.game import GameResult, OpeningRule, Phase
+from engine.game import OpeningRule, Phase
 from engine.gnubg_id import position_id
 from engine.match import Match
 from engine.play import Play
 from engine.player import Player
 from engine.position import Position
+from engine.result import GameResult
+from engine.turn import Ask
+from engine.variants import STANDARD, Variant
 
 
 def score_play(play: Play) -> float:
@@ -26,6 +29,8 @@ def score_play(play: Play) -> float:
     them = me.opponent
     made = sum(1 for p in range(1, 25) if position.count(me, p) >= 2)
     blots = sum(1 for p in range(1, 25) if position.count(me, p) == 1)
+    # Moving backwards (Rückwärts) is allowed but rarely wise: it keeps games from ending.
+    backwards = sum(1 for step in play.steps if 0 < step.start < step.end <= 24)
     return (
         position.pip_count(them)
         - position.pip_count(me)
@@ -33,10 +38,15 @@ def score_play(play: Play) -> float:
         + 2 * made
         - 3 * blots
         + 4 * position.off[me]
+        - 10 * backwards
     )
 
 
-def choose_play(plays: list[Play], rng: random.Random) -> Play:
+def choose_play(plays: list[Play], rng: random.Random, wander: float = 0.1) -> Play:
+    """The best play by :func:`score_play`; with chance ``wander`` any legal play, so that
+    games with fixed dice cannot cycle for ever."""
+    if rng.random() < wander:
+        return rng.choice(plays)
     best = max(score_play(p) for p in plays)
     return rng.choice([p for p in plays if score_play(p) == best])
 
@@ -47,37 +57,59 @@ def _race_lead(position: Position, player: Player) -> float:
 
 
 @dataclass(frozen=True, slots=True)
-class Turn:
-    """What happened in one step of self-play, for printing or recording."""
+class Action:
+    """One step of self-play, for printing or recording."""
 
     number: int
     player: Player
-    action: str  # "roll", "double", "take", "drop", "opening"
+    #: "opening", "double", "take", "drop", "roll", "announce", "doublet" or "play".
+    kind: str
     roll: Roll | None = None
     play: Play | None = None
-    position_id: str = ""
+    #: The dice stage a play was made with ("6-4", "4×3 (bottom faces)", ...).
+    stage: str = ""
+    #: The position after a play: its gnubg Position ID (seen by the player to move next)
+    #: where the variant fits one, else the position text.
+    position: str = ""
     match_id: str = ""
     result: GameResult | None = None
 
 
+class Unfinished(RuntimeError):
+    """Self-play ran past its action limit without a result."""
+
+
+def _random_roll(rng: random.Random, chooses: bool) -> Roll:
+    while True:
+        roll = Roll(rng.randint(1, 6), rng.randint(1, 6))
+        if not (chooses and roll.is_double):
+            return roll
+
+
 def self_play(
-    rng: random.Random, length: int = 1, opening: OpeningRule = OpeningRule.ONE_DIE_EACH
-) -> Iterator[tuple[Turn, Match]]:
+    rng: random.Random,
+    length: int = 1,
+    opening: OpeningRule = OpeningRule.ONE_DIE_EACH,
+    variant: Variant = STANDARD,
+    max_actions: int = 20_000,
+) -> Iterator[tuple[Action, Match]]:
     """Play a whole match against itself, yielding each action and the match after it."""
-    match = Match.new(length, opening)
+    match = Match.new(length, opening, variant=variant)
     number = 0
     while not match.is_over:
-        game = match.game
         number += 1
+        if number > max_actions:
+            raise Unfinished(f"{variant.name}: no result after {max_actions} actions")
+        game = match.game
         if game.phase is Phase.OPENING:
             if opening is OpeningRule.ONE_DIE_EACH:
                 white, black = rng.randint(1, 6), rng.randint(1, 6)
                 match = match.opening_roll(white=white, black=black)
-                yield Turn(number, Player.WHITE, "opening", Roll(white, black)), match
+                yield Action(number, Player.WHITE, "opening", Roll(white, black)), match
             else:
                 starter = Player(rng.randint(0, 1))
                 match = match.choose_starter(starter)
-                yield Turn(number, starter, "opening"), match
+                yield Action(number, starter, "opening"), match
             continue
         assert game.turn is not None
         player = game.turn
@@ -86,26 +118,39 @@ def self_play(
             live = match.length == 0 or game.cube.value < match.away(player)
             if live and game.can_double(player) and _race_lead(game.position, player) > 0.12:
                 match = match.double(player)
-                yield Turn(number, player, "double"), match
+                yield Action(number, player, "double"), match
                 continue
-            roll = Roll(rng.randint(1, 6), rng.randint(1, 6))
-            match = match.roll_dice(player, roll)
+            match = match.roll_dice(player, _random_roll(rng, game.chooser is player))
+            yield Action(number, player, "roll", match.game.roll), match
         elif game.phase is Phase.DOUBLED:
             taker = player.opponent
             if _race_lead(game.position, taker) > -0.25:
                 match = match.take(taker)
-                yield Turn(number, taker, "take", match_id=match.match_id()), match
+                yield Action(number, taker, "take", match_id=match.match_id()), match
             else:
-                ended = match.drop(taker)
-                yield Turn(number, taker, "drop", result=ended.results[-1]), ended
-                match = ended
-            continue
-        game = match.game
-        assert game.roll is not None
-        chosen = choose_play(list(game.legal_plays()), rng)
-        after = match.play(player, chosen)
-        result = after.results[-1] if len(after.results) > len(match.results) else None
-        # gnubg shows a position from the side of the player to move next.
-        seen_by = position_id(chosen.result, player.opponent)
-        yield Turn(number, player, "roll", game.roll, chosen, seen_by, after.match_id(), result), after
-        match = after
+                match = match.drop(taker)
+                yield Action(number, taker, "drop", result=match.results[-1]), match
+        elif game.asks is Ask.ROLL:
+            match = match.roll_dice(player, _random_roll(rng, game.chooser is player))
+            yield Action(number, player, "roll", match.game.roll), match
+        elif game.asks is Ask.OPPONENT_ROLL:
+            roll = _random_roll(rng, game.chooser is player.opponent)
+            match = match.announce(player.opponent, roll)
+            yield Action(number, player.opponent, "announce", roll), match
+        elif game.asks is Ask.DOUBLET:
+            value = rng.randint(1, 6)
+            match = match.choose_doublet(player, value)
+            yield Action(number, player, "doublet", Roll(value, value)), match
+        else:
+            assert game.progress is not None
+            mover, stage = game.progress.mover, game.progress.stage.text
+            chosen = choose_play(list(game.legal_plays()), rng)
+            after = match.play(mover, chosen)
+            result = after.results[-1] if len(after.results) > len(match.results) else None
+            if variant.fits_position_id:
+                shown = position_id(chosen.result, mover.opponent)
+            else:
+                shown = chosen.result.to_text()
+            yield Action(number, mover, "play", game.roll, chosen, stage, shown, after.match_id(),
+                         result), after
+            match = after

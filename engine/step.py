@@ -28,6 +28,8 @@ class Step(NamedTuple):
     end: int
     die: int
     hit: bool = False
+    #: A step that is not a move along the track ("unstack", "stack" in Doublets).
+    kind: str = ""
 
     def board_points(self, player: Player) -> tuple[int | str, int | str]:
         """``(from, to)`` in rulebook numbering, with ``"bar"`` and ``"off"`` for the edges."""

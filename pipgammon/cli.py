@@ -20,7 +20,8 @@ from engine.gnubg_id import position_from_id, position_id
 from engine.player import Player
 from engine.position import Position
 from engine.selfplay import self_play
-from engine.variant import VARIANTS, Variant, find_variant
+from engine.turn import Ask
+from engine.variants import VARIANTS, Variant, find_variant
 from pipgammon import __version__
 
 EXIT_BAD_INPUT = 2
@@ -138,42 +139,54 @@ def cmd_selfplay(args: argparse.Namespace, out: IO[str]) -> int:
     """Play and print a whole game (or match) of the engine against itself."""
     if args.match_to < 1:
         raise UsageError(f"selfplay: --match-to must be at least 1, got {args.match_to}")
+    variant = find_variant(args.variant)
     rng = random.Random(args.seed)
     opening = OpeningRule(args.opening)
-    out.write(f"pipgammon self-play: seed {args.seed}, match to {args.match_to}, opening {opening.value}\n")
-    out.write(Position.start().diagram() + "\n\n")
+    out.write(
+        f"pipgammon self-play: {variant.title} ({variant.name}), seed {args.seed}, "
+        f"match to {args.match_to}, opening {opening.value}\n"
+    )
+    out.write(variant.start_position().diagram() + "\n\n")
+    where = "Position ID" if variant.fits_position_id else "Position"
     game_number = 1
     last = None
-    for turn, match in self_play(rng, args.match_to, opening):
-        who = turn.player.label.capitalize()
-        if turn.action == "opening":
-            if turn.roll is not None:
-                out.write(f"Opening roll: White {turn.roll.first}, Black {turn.roll.second}")
-                out.write(" (tie, roll again)\n" if turn.roll.is_double else "\n")
+    for action, match in self_play(rng, args.match_to, opening, variant):
+        who = action.player.label.capitalize()
+        number = f"{action.number:>4}."
+        if action.kind == "opening":
+            if action.roll is not None:
+                out.write(f"Opening roll: White {action.roll.first}, Black {action.roll.second}")
+                out.write(" (tie, roll again)\n" if action.roll.is_double else "\n")
             else:
                 out.write(f"{who} is chosen by lot to start\n")
-        elif turn.action == "double":
-            out.write(f"{turn.number:>4}. {who} doubles to {match.game.cube.value * 2}\n")
-        elif turn.action == "take":
-            out.write(f"{turn.number:>4}. {who} takes (cube {match.game.cube.value})\n")
-        elif turn.action == "drop":
-            out.write(f"{turn.number:>4}. {who} drops\n")
+        elif action.kind == "double":
+            out.write(f"{number} {who} doubles to {match.game.cube.value * 2}\n")
+        elif action.kind == "take":
+            out.write(f"{number} {who} takes (cube {match.game.cube.value})\n")
+        elif action.kind == "drop":
+            out.write(f"{number} {who} drops\n")
+        elif action.kind == "announce":
+            out.write(f"{number} {who} rolls {action.roll} for the next turn (open roll)\n")
+        elif action.kind == "doublet":
+            out.write(f"{number} {who} chooses the doublet {action.roll}\n")
+        elif action.kind == "roll":
+            if match.game.asks not in (Ask.PLAY, Ask.DOUBLET, Ask.OPPONENT_ROLL):
+                out.write(f"{number} {who:<5} {action.roll}: nothing to play\n")
         else:
-            assert turn.roll is not None and turn.play is not None
-            play = turn.play.notation or "(no legal play)"
-            out.write(
-                f"{turn.number:>4}. {who:<5} {turn.roll}: {play:<26} "
-                f"Position ID {turn.position_id}  Match ID {turn.match_id}\n"
-            )
-        if turn.result is not None:
-            out.write(f"\nGame {game_number}: {turn.result}. Score White {match.score[0]}, "
+            assert action.play is not None
+            play = action.play.notation or "(no legal play)"
+            ids = f"{where} {action.position}"
+            if variant.fits_position_id:
+                ids += f"  Match ID {action.match_id}"
+            out.write(f"{number} {who:<5} {action.stage}: {play:<26} {ids}\n")
+        if action.result is not None:
+            out.write(f"\nGame {game_number}: {action.result}. Score White {match.score[0]}, "
                       f"Black {match.score[1]}\n")
             out.write(match.game.position.diagram() + "\n\n" if not match.is_over else "")
             game_number += 1
         last = match
     assert last is not None
-    final = last.results[-1]
-    out.write(match_summary(last.score, last.length, final.winner) + "\n")
+    out.write(match_summary(last.score, last.length, last.results[-1].winner) + "\n")
     return 0
 
 
@@ -207,6 +220,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     selfplay = sub.add_parser("selfplay", help="let the engine play itself and print the game")
     selfplay.add_argument("--seed", type=int, default=1)
+    selfplay.add_argument("--variant", default="standard")
     selfplay.add_argument("--match-to", type=int, default=1)
     selfplay.add_argument("--opening", choices=[r.value for r in OpeningRule],
                           default=OpeningRule.ONE_DIE_EACH.value)

@@ -7,16 +7,16 @@ import pytest
 from engine.cube import CENTRED, Cube
 from engine.dice import Roll
 from engine.errors import DiceError, IllegalActionError, IllegalPlayError
-from engine.game import Game, GameResult, OpeningRule, Phase, ResultKind, result_kind
+from engine.game import Game, OpeningRule, Phase
 from engine.player import Player
 from engine.position import Position
+from engine.result import GameResult, ResultKind, result_kind
 
 W, B = Player.WHITE, Player.BLACK
 
 
 def on_roll(player: Player, position: Position | None = None, cube: Cube = CENTRED) -> Game:
-    game = Game.new(OpeningRule.STARTER_ROLLS, position=position).choose_starter(player)
-    return Game(game.position, Phase.ON_ROLL, game.opening, player, cube=cube)
+    return Game.at(position or Position.start(), player, cube=cube)
 
 
 # -- the opening --------------------------------------------------------------------

@@ -6,10 +6,11 @@ import pytest
 
 from engine.dice import Roll
 from engine.errors import IllegalActionError
-from engine.game import GameResult, OpeningRule, ResultKind
+from engine.game import OpeningRule
 from engine.gnubg_id import GameStage, MatchKey
 from engine.match import Match
 from engine.player import Player
+from engine.result import GameResult, ResultKind
 
 W, B = Player.WHITE, Player.BLACK
 

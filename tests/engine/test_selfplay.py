@@ -19,13 +19,13 @@ def test_self_played_matches_end_legally(seed: int) -> None:
     opening = OpeningRule.STARTER_ROLLS if seed % 2 else OpeningRule.ONE_DIE_EACH
     position = Position.start()
     last = None
-    for turn, match in self_play(random.Random(seed), length=3, opening=opening):
-        if turn.play is not None:
-            assert turn.roll is not None
+    for action, match in self_play(random.Random(seed), length=3, opening=opening):
+        if action.play is not None:
+            assert action.roll is not None
             # Every play the bot made is one of the legal plays of the position it faced.
-            assert turn.play in legal_plays(position, turn.player, turn.roll)
-            position = turn.play.result
-        if match.game.phase is Phase.OPENING or turn.result is not None:
+            assert action.play in legal_plays(position, action.player, action.roll)
+            position = action.play.result
+        if match.game.phase is Phase.OPENING or action.result is not None:
             position = Position.start()
         for player in Player:
             total = (match.game.position.checkers_on_board(player) + match.game.position.bar[player]
