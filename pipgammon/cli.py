@@ -40,8 +40,18 @@ def _parse_position(text: str, variant: Variant, player: Player) -> Position:
     if text.strip().lower() == "start":
         return variant.start_position()
     if "|" in text:
-        return Position.from_text(text)
+        return Position.from_text(text, checkers=variant.checkers)
+    if not variant.fits_position_id:
+        raise UsageError(
+            f"variant {variant.name} has boards a gnubg Position ID cannot hold; give the position "
+            f"as text, e.g. {variant.start_position().to_text()!r}"
+        )
     return position_from_id(text, player)
+
+
+def _show(position: Position, variant: Variant, player: Player) -> str:
+    """A position as output: its Position ID where the variant fits one, else its text."""
+    return position_id(position, player) if variant.fits_position_id else position.to_text()
 
 
 def _parse_dice(value: object, where: str) -> Roll:
@@ -58,16 +68,19 @@ def _parse_dice(value: object, where: str) -> Roll:
 
 def _moves_entry(variant: Variant, position_text: str, roll: Roll, player: Player) -> dict[str, Any]:
     position = _parse_position(position_text, variant, player)
-    plays = []
-    for play in variant.legal_plays(position, player, roll):
-        if not play.steps:
-            continue  # no legal play: an empty list says so
-        plays.append({"moves": play.notation, "position": position_id(play.result, player)})
+    legal = variant.legal_plays(position, player, roll)
+    plays = [
+        {"moves": play.notation, "position": _show(play.result, variant, player)}
+        for play in legal
+        if play.steps  # no legal play: an empty list says so
+    ]
     return {
         "position": position_text if position_text.strip().lower() != "start"
-        else position_id(position, player),
+        else _show(position, variant, player),
         "dice": [roll.first, roll.second],
         "variant": variant.name,
+        # What this listing covers: the roll itself, or the first stage it sets in motion.
+        "stage": legal.moves.label,
         "plays": plays,
     }
 
@@ -76,10 +89,11 @@ def _print_moves(entry: dict[str, Any], as_json: bool, out: IO[str]) -> None:
     if as_json:
         out.write(json.dumps(entry) + "\n")
         return
-    dice = "-".join(map(str, entry["dice"]))
-    out.write(f"{entry['position']} {dice} ({entry['variant']}): {len(entry['plays'])} legal plays\n")
+    out.write(
+        f"{entry['position']} {entry['stage']} ({entry['variant']}): {len(entry['plays'])} legal plays\n"
+    )
     if not entry["plays"]:
-        out.write("  no legal play: the turn passes\n")
+        out.write("  no legal play\n")
     for play in entry["plays"]:
         out.write(f"  {play['moves']:<28} {play['position']}\n")
 
@@ -132,6 +146,7 @@ def cmd_variants(args: argparse.Namespace, out: IO[str]) -> int:
     else:
         for entry in described:
             out.write(f"{entry['name']:<24} {entry['title']}\n")
+        out.write(f"{len(described)} rule sets; 'pipgammon variants --json' adds summaries and sources\n")
     return 0
 
 

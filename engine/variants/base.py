@@ -108,11 +108,17 @@ class Variant:
         """The plays of the first stage ``roll`` sets in motion (what ``pipgammon moves`` lists)."""
         from engine.turn import Turn
 
-        turn = Turn.start(self, player).rolled(roll)
-        if turn.stages:
-            return LegalPlays(position, player, self.moves_for(turn.stages[0]))
-        # The roll moves nothing by itself (a 1-2 whose doublet is still to be chosen).
-        return LegalPlays(position, player, StageMoves(Stage(player, ()), self.rules))
+        program = self.program(Turn.start(self, player), roll)
+        if program.stages:
+            return LegalPlays(position, player, self.moves_for(program.stages[0]))
+        # The roll moves nothing by itself: say what comes instead.
+        if program.then_doublet:
+            label = f"{roll}: no numbers to play; a doublet is chosen next"
+        elif program.roll_again:
+            label = f"{roll}: nothing to play; roll again"
+        else:
+            label = f"{roll}: nothing to play with this roll"
+        return LegalPlays(position, player, StageMoves(Stage(player, (), label=label), self.rules))
 
     # -- the end ---------------------------------------------------------------------
 
