@@ -200,12 +200,20 @@ class Position:
         """Checkers not yet borne off: on the points, on the bar or waiting to enter."""
         return self.checkers_on_board(player) + self.bar[player] + self.pool[player]
 
-    def pip_count(self, player: Player) -> int:
-        """Pips ``player`` needs to bear everything off (a checker on the bar needs 25)."""
-        pips = sum(
-            (25 - p if player is Player.WHITE else p) * self.count(player, p) for p in range(1, 25)
-        )
-        return pips + 25 * (self.bar[player] + self.pool[player])
+    def pip_count(self, player: Player, track: Track | None = None, entry: int = 25) -> int:
+        """Pips ``player`` needs to bear everything off along ``track`` (default: the standard
+        game's); a checker on the bar or still to enter needs ``entry``."""
+        sign = 1 if player is Player.WHITE else -1
+        if track is None:
+            track = ASCENDING if player is Player.WHITE else DESCENDING
+        pips = 0
+        for own, point in enumerate(track, 1):
+            count = self.points[point - 1] * sign
+            if count > 0:
+                pips += own * count
+            elif count < 0 and point in self.pins:
+                pips += own  # ours, pinned under the opponent's
+        return pips + entry * (self.bar[player] + self.pool[player])
 
     def home_points(self, player: Player) -> range:
         """The rulebook points of ``player``'s home board."""

@@ -23,17 +23,19 @@ from engine.turn import Ask
 from engine.variants import STANDARD, Variant
 
 
-def score_play(play: Play) -> float:
+def score_play(play: Play, variant: Variant = STANDARD) -> float:
     """Higher is better for the player who made ``play``."""
     position, me = play.result, play.player
     them = me.opponent
-    made = sum(1 for p in range(1, 25) if position.count(me, p) >= 2)
-    blots = sum(1 for p in range(1, 25) if position.count(me, p) == 1)
+    sign = 1 if me is Player.WHITE else -1
+    mine = [count * sign for count in position.points]
+    made = sum(1 for count in mine if count >= 2)
+    blots = sum(1 for count in mine if count == 1)
     # Moving backwards (Rückwärts) is allowed but rarely wise: it keeps games from ending.
     backwards = sum(1 for step in play.steps if 0 < step.start < step.end <= 24)
     return (
-        position.pip_count(them)
-        - position.pip_count(me)
+        variant.pips(position, them)
+        - variant.pips(position, me)
         + 8 * position.bar[them]
         + 2 * made
         - 3 * blots
@@ -42,13 +44,16 @@ def score_play(play: Play) -> float:
     )
 
 
-def choose_play(plays: list[Play], rng: random.Random, wander: float = 0.1) -> Play:
+def choose_play(
+    plays: list[Play], rng: random.Random, variant: Variant = STANDARD, wander: float = 0.1
+) -> Play:
     """The best play by :func:`score_play`; with chance ``wander`` any legal play, so that
     games with fixed dice cannot cycle for ever."""
     if rng.random() < wander:
         return rng.choice(plays)
-    best = max(score_play(p) for p in plays)
-    return rng.choice([p for p in plays if score_play(p) == best])
+    scores = [score_play(p, variant) for p in plays]
+    best = max(scores)
+    return rng.choice([p for p, score in zip(plays, scores, strict=True) if score == best])
 
 
 def _race_lead(position: Position, player: Player) -> float:
@@ -144,7 +149,7 @@ def self_play(
         else:
             assert game.progress is not None
             mover, stage = game.progress.mover, game.progress.stage.text
-            chosen = choose_play(list(game.legal_plays()), rng)
+            chosen = choose_play(list(game.legal_plays()), rng, variant)
             after = match.play(mover, chosen)
             result = after.results[-1] if len(after.results) > len(match.results) else None
             if variant.fits_position_id:

@@ -122,6 +122,10 @@ class Variant:
 
     # -- the end ---------------------------------------------------------------------
 
+    def pips(self, position: Position, player: Player) -> int:
+        """What ``player`` still has to travel, along this variant's track."""
+        return position.pip_count(player, self.rules.track(player), self.rules.length + 1)
+
     def is_dead(self, position: Position, fixed: Roll | None = None) -> bool:
         """No player can ever move again: no roll (or only ``fixed``) gives either a legal play."""
         rolls = [fixed] if fixed is not None else [Roll(a, b) for a in range(1, 7) for b in range(1, a + 1)]
@@ -132,7 +136,7 @@ class Variant:
     def blocked_result(self, position: Position, last: Player, cube: int) -> GameResult:
         """The result of a game nobody can move in any more (pipgammon's rule; the rulebook
         is silent): the fewer pips wins a single game; equal pips, the player who moved last."""
-        pips = {player: position.pip_count(player) for player in Player}
+        pips = {player: self.pips(position, player) for player in Player}
         winner = last if pips[last] <= pips[last.opponent] else last.opponent
         return GameResult(winner, ResultKind.SINGLE, cube,
                           reason=f"blocked for good at {pips[Player.WHITE]}-{pips[Player.BLACK]} pips")

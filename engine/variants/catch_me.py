@@ -15,7 +15,7 @@ from engine.play import Play
 from engine.position import REL_BAR, REL_OPP_BAR, Position, RelativeBoard
 from engine.result import GameResult, ResultKind
 from engine.rules import Rules, Stage, StageMoves
-from engine.turn import Program
+from engine.turn import Incomplete, Program
 from engine.variants.base import Variant
 
 if TYPE_CHECKING:
@@ -146,8 +146,9 @@ class CatchMe(Variant):
     def program(self, turn: Turn, roll: Roll) -> Program:
         counts = 1 in (roll.first, roll.second) or 6 in (roll.first, roll.second)
         stage = Stage(turn.player, (roll.first, roll.second), label=f"{roll}: one checker moves")
+        # One checker moves the sum: a single step uses the whole roll.
         if roll.is_double:
-            return Program((stage,) if counts else (), roll_again=True)
+            return Program((stage,) if counts else (), Incomplete.CONTINUE, roll_again=True)
         return Program((stage,) if counts else ())
 
     def moves_for(self, stage: Stage) -> Moves:

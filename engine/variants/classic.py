@@ -443,7 +443,7 @@ class Pin(Variant):
         after = play.result
         if after.in_play(play.player):
             return None
-        pips = after.pip_count(play.player.opponent)
+        pips = self.pips(after, play.player.opponent)
         return GameResult(play.player, result_kind(after, play.player), 1, base=pips,
                           reason=f"the loser needed {pips} pips")
 
