@@ -39,6 +39,7 @@ test: lint typecheck pytest
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench]'
 	$(BIN)/python bench/legal_plays.py
+	$(BIN)/python bench/variants.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
