@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from engine.dice import Roll
-from engine.game import OpeningRule, Phase
+from engine.game import Game, OpeningRule, Phase
 from engine.gnubg_id import position_id
 from engine.match import Match
 from engine.play import Play
@@ -91,6 +91,15 @@ def _random_roll(rng: random.Random, chooses: bool) -> Roll:
             return roll
 
 
+def _actual(game: Game, roll: Roll) -> Roll:
+    """The roll that counts: a fixed roll or dice already rolled (open roll) replace the throw."""
+    if game.variant.fixed_roll and game.fixed is not None:
+        return game.fixed
+    if game.phase is Phase.ON_ROLL and game.announced is not None:
+        return game.announced
+    return roll
+
+
 def self_play(
     rng: random.Random,
     length: int = 1,
@@ -125,8 +134,9 @@ def self_play(
                 match = match.double(player)
                 yield Action(number, player, "double"), match
                 continue
-            match = match.roll_dice(player, _random_roll(rng, game.chooser is player))
-            yield Action(number, player, "roll", match.game.roll), match
+            roll = _random_roll(rng, game.chooser is player)
+            match = match.roll_dice(player, roll)
+            yield Action(number, player, "roll", _actual(game, roll)), match
         elif game.phase is Phase.DOUBLED:
             taker = player.opponent
             if _race_lead(game.position, taker) > -0.25:
@@ -136,8 +146,9 @@ def self_play(
                 match = match.drop(taker)
                 yield Action(number, taker, "drop", result=match.results[-1]), match
         elif game.asks is Ask.ROLL:
-            match = match.roll_dice(player, _random_roll(rng, game.chooser is player))
-            yield Action(number, player, "roll", match.game.roll), match
+            roll = _random_roll(rng, game.chooser is player)
+            match = match.roll_dice(player, roll)
+            yield Action(number, player, "roll", _actual(game, roll)), match
         elif game.asks is Ask.OPPONENT_ROLL:
             roll = _random_roll(rng, game.chooser is player.opponent)
             match = match.announce(player.opponent, roll)

@@ -165,9 +165,12 @@ def cmd_selfplay(args: argparse.Namespace, out: IO[str]) -> int:
     where = "Position ID" if variant.fits_position_id else "Position"
     game_number = 1
     last = None
+    moves = 0
     for action, match in self_play(rng, args.match_to, opening, variant):
         who = action.player.label.capitalize()
-        number = f"{action.number:>4}."
+        if action.kind not in ("opening", "roll"):
+            moves += 1
+        number = f"{moves:>4}."
         if action.kind == "opening":
             if action.roll is not None:
                 out.write(f"Opening roll: White {action.roll.first}, Black {action.roll.second}")
@@ -186,7 +189,8 @@ def cmd_selfplay(args: argparse.Namespace, out: IO[str]) -> int:
             out.write(f"{number} {who} chooses the doublet {action.roll}\n")
         elif action.kind == "roll":
             if match.game.asks not in (Ask.PLAY, Ask.DOUBLET, Ask.OPPONENT_ROLL):
-                out.write(f"{number} {who:<5} {action.roll}: nothing to play\n")
+                moves += 1
+                out.write(f"{moves:>4}. {who:<5} {action.roll}: nothing to play\n")
         else:
             assert action.play is not None
             play = action.play.notation or "(no legal play)"
