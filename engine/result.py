@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -43,9 +44,10 @@ class GameResult:
         return f"{self.winner.label} wins {self.points} point{'s' * (self.points != 1)} ({how})"
 
 
-def result_kind(position: Position, winner: Player) -> ResultKind:
+def result_kind(position: Position, winner: Player, home: Iterable[int] | None = None) -> ResultKind:
     """Single, gammon (the loser bore nothing off) or backgammon (and still has a
-    checker on the bar or in the winner's home board).
+    checker on the bar, still to enter, or in the winner's home board: ``home``, by
+    default the standard game's).
 
     >>> result_kind(Position.from_points({6: -15}, off=(15, 0)), Player.WHITE)
     <ResultKind.GAMMON: 2>
@@ -55,7 +57,8 @@ def result_kind(position: Position, winner: Player) -> ResultKind:
     loser = winner.opponent
     if position.off[loser] > 0:
         return ResultKind.SINGLE
-    in_winner_home = any(position.count(loser, p) for p in position.home_points(winner))
-    if position.bar[loser] or in_winner_home:
+    points = position.home_points(winner) if home is None else home
+    in_winner_home = any(position.count(loser, p) for p in points)
+    if position.bar[loser] or position.pool[loser] or in_winner_home:
         return ResultKind.BACKGAMMON
     return ResultKind.GAMMON

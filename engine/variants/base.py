@@ -146,7 +146,11 @@ class Variant:
         after = play.result
         if after.in_play(play.player):
             return None
-        return GameResult(play.player, result_kind(after, play.player), cube)
+        return GameResult(play.player, self.result_kind(after, play.player), cube)
+
+    def result_kind(self, position: Position, winner: Player) -> ResultKind:
+        """Single, gammon or backgammon, with the winner's home board on this variant's track."""
+        return result_kind(position, winner, self.rules.track(winner)[:6])
 
     def describe(self) -> dict[str, str | bool]:
         """The fields ``pipgammon variants --json`` prints."""

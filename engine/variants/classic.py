@@ -14,7 +14,7 @@ from engine.errors import IllegalActionError, PositionError
 from engine.play import Play
 from engine.player import Player
 from engine.position import CHECKERS, Position
-from engine.result import GameResult, ResultKind, result_kind
+from engine.result import GameResult, ResultKind
 from engine.rules import HitRule, Rules, Stage, Usage
 from engine.turn import Incomplete, Program
 from engine.variants.base import Variant, doublet_stage, roll_stage
@@ -444,7 +444,7 @@ class Pin(Variant):
         if after.in_play(play.player):
             return None
         pips = self.pips(after, play.player.opponent)
-        return GameResult(play.player, result_kind(after, play.player), 1, base=pips,
+        return GameResult(play.player, self.result_kind(after, play.player), 1, base=pips,
                           reason=f"the loser needed {pips} pips")
 
 

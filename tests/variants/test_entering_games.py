@@ -293,3 +293,14 @@ def test_acey_deucey_no_cube_and_minus_points() -> None:
     assert not game("acey-deucey", None, W).can_double(W)
     end = rolled("acey-deucey", "W 24:1 off:14 | B 1:3 pool:2 off:10", W, "6-5").play(W, "1/off")
     assert end.result is not None and end.result.winner is W and end.result.points == 5
+
+
+def test_puff_gammons_count_on_puffs_own_home_board() -> None:
+    """Puff keeps the standard results ("entspricht den Regeln des Backgammon"), on its own
+    board: White's home is 1..6 there, and checkers never entered count like the bar."""
+    won = rolled("puff", "W 1:1 off:14 | B 3:1 pool:14", W, "2-1")
+    end = won.play(W, next(iter(won.legal_plays())))
+    assert end.result is not None and end.result.points == 3
+    gammon = rolled("puff", "W 1:1 off:14 | B 20:15", W, "2-1")
+    end = gammon.play(W, next(iter(gammon.legal_plays())))
+    assert end.result is not None and end.result.points == 2
