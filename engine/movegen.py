@@ -139,6 +139,9 @@ class StandardMoves:
     def label(self) -> str:
         return str(self.roll)
 
+    #: The standard game uses only the first 27 slots of a relative board (see Position.to_relative).
+    compact = True
+
     def generate(self, board: RelativeBoard) -> _Reached:
         return generate(board, self.roll)
 
@@ -186,7 +189,7 @@ class LegalPlays:
         self.player = player
         self.moves = moves
         self._track = moves.rules.track(player)
-        self._board = position.to_relative(player, self._track)
+        self._board = position.to_relative(player, self._track, compact=getattr(moves, "compact", False))
         self._reached: dict[RelativeBoard, tuple[int, ...]] | None = None
         self._plays: dict[Position, Play] | None = None
 
@@ -250,7 +253,7 @@ class LegalPlays:
         if not getattr(self.moves, "race", True):
             raise self._illegal(text)
         rules = self.moves.rules
-        board = self._board
+        board = self.position.to_relative(self.player, self._track)  # all slots: hop() reads pins
         hit_points: set[int] = set()
         for segment in parse_move(text, backwards=rules.backwards):
             if segment.start in (REL_BAR, POOL):

@@ -241,25 +241,34 @@ class Position:
 
     # -- relative boards (the engine's internal view) -----------------------------------
 
-    def to_relative(self, mover: Player, track: Track | None = None) -> RelativeBoard:
+    def to_relative(
+        self, mover: Player, track: Track | None = None, *, compact: bool = False
+    ) -> RelativeBoard:
         """The 33-slot board seen by ``mover`` (see the module docstring), along ``track``
-        (default: the standard game's, White ascending and Black descending)."""
+        (default: the standard game's, White ascending and Black descending).
+
+        ``compact`` stops after the opponent's bar (27 slots) when no pool, pin, tower or
+        progress is set: the standard generator copies boards thousands of times a roll.
+        """
         opponent = mover.opponent
         if track is None:
             track = ASCENDING if mover is Player.WHITE else DESCENDING
-        if track == ASCENDING:
+        if track is ASCENDING or track == ASCENDING:
             body = self.points[::-1]
-        elif track == DESCENDING:
+        elif track is DESCENDING or track == DESCENDING:
             body = self.points
         else:
             body = tuple(self.points[point - 1] for point in track)
         if mover is Player.BLACK:
             body = tuple(-c for c in body)
+        if compact and not (self.pins or self.towers or any(self.pool) or any(self.progress)):
+            return (self.off[mover], *body, self.bar[mover], self.bar[opponent])
         pins = towers = 0
-        for point in self.pins:
-            pins |= 1 << (track.index(point) + 1)
-        for point in self.towers:
-            towers |= 1 << (track.index(point) + 1)
+        if self.pins or self.towers:
+            for point in self.pins:
+                pins |= 1 << (track.index(point) + 1)
+            for point in self.towers:
+                towers |= 1 << (track.index(point) + 1)
         return (
             self.off[mover], *body, self.bar[mover], self.bar[opponent],
             self.pool[mover], self.pool[opponent], pins, towers,
@@ -283,14 +292,18 @@ class Position:
                 cells[point - 1] = board[own]
             body = tuple(cells)
         points = body if mover is Player.WHITE else tuple(-c for c in body)
+        off, bar = (board[REL_OFF], opponent_off), (board[REL_BAR], board[REL_OPP_BAR])
+        if len(board) == REL_POOL:  # a compact board: nothing past the bars
+            if mover is Player.BLACK:
+                off, bar = (off[1], off[0]), (bar[1], bar[0])
+            return cls._trusted(points, bar, off)
         pins: frozenset[int] = frozenset()
         towers: frozenset[int] = frozenset()
         if board[REL_PINS]:
             pins = frozenset(track[p - 1] for p in range(1, 25) if board[REL_PINS] >> p & 1)
         if board[REL_TOWERS]:
             towers = frozenset(track[p - 1] for p in range(1, 25) if board[REL_TOWERS] >> p & 1)
-        off, bar, pool = (board[REL_OFF], opponent_off), (board[REL_BAR], board[REL_OPP_BAR]), (
-            board[REL_POOL], board[REL_OPP_POOL])
+        pool = (board[REL_POOL], board[REL_OPP_POOL])
         progress = (board[REL_PROGRESS], board[REL_OPP_PROGRESS])
         if mover is Player.BLACK:
             off, bar, pool = (off[1], off[0]), (bar[1], bar[0]), (pool[1], pool[0])
