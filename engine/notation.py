@@ -13,7 +13,7 @@ from itertools import pairwise
 from typing import NamedTuple
 
 from engine.errors import NotationError
-from engine.step import BAR, OFF, POOL, Step
+from engine.step import BAR, EDGE_NAMES, OFF, POOL, Step
 
 
 class Segment(NamedTuple):
@@ -26,13 +26,7 @@ class Segment(NamedTuple):
 
 
 def _name(point: int) -> str:
-    if point == BAR:
-        return "bar"
-    if point == POOL:
-        return "in"
-    if point == OFF:
-        return "off"
-    return str(point)
+    return EDGE_NAMES.get(point, str(point))
 
 
 def format_steps(steps: tuple[Step, ...] | list[Step]) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from engine.player import Player
+from engine.position import ASCENDING, DESCENDING, Track
 
 #: In a :class:`Step`, the mover's bar and the off tray (gnubg's numbering), and the
 #: pool of checkers not yet entered (variants that enter every checker by the dice).
@@ -31,26 +32,22 @@ class Step(NamedTuple):
     #: A step that is not a move along the track ("unstack", "stack" in Doublets).
     kind: str = ""
 
-    def board_points(self, player: Player) -> tuple[int | str, int | str]:
-        """``(from, to)`` in rulebook numbering, with ``"bar"`` and ``"off"`` for the edges."""
-        return (_absolute(self.start, player), _absolute(self.end, player))
+    def board_points(self, player: Player, track: Track | None = None) -> tuple[int | str, int | str]:
+        """``(from, to)`` in rulebook numbering along ``track`` (default: the standard game's),
+        with ``"bar"``, ``"in"`` and ``"off"`` for the edges."""
+        return (_absolute(self.start, player, track), _absolute(self.end, player, track))
 
 
-def _absolute(own: int, player: Player) -> int | str:
-    if own == BAR:
-        return "bar"
-    if own == POOL:
-        return "in"
-    if own == OFF:
-        return "off"
-    return 25 - own if player is Player.WHITE else own
+#: How notation names the places off the points.
+EDGE_NAMES = {BAR: "bar", POOL: "in", OFF: "off"}
 
 
-def board_point(own: int, player: Player) -> int:
-    """Rulebook point of ``player``'s own point ``own`` (1..24)."""
-    return 25 - own if player is Player.WHITE else own
+def _absolute(own: int, player: Player, track: Track | None) -> int | str:
+    return EDGE_NAMES[own] if own in EDGE_NAMES else board_point(own, player, track)
 
 
-def own_point(point: int, player: Player) -> int:
-    """``player``'s own number for rulebook point ``point`` (1..24)."""
-    return 25 - point if player is Player.WHITE else point
+def board_point(own: int, player: Player, track: Track | None = None) -> int:
+    """Rulebook point of ``player``'s own point ``own`` (1..24) along ``track``."""
+    if track is None:
+        track = ASCENDING if player is Player.WHITE else DESCENDING
+    return track[own - 1]
