@@ -29,7 +29,7 @@ lint: $(DEVSTAMP)
 	$(BIN)/ruff check engine vision hardware firmware_bridge pipgammon tests bench
 
 typecheck: $(DEVSTAMP)
-	$(BIN)/mypy engine pipgammon
+	$(BIN)/mypy engine pipgammon vision
 
 pytest: $(DEVSTAMP)
 	$(BIN)/pytest -q

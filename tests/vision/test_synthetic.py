@@ -1,0 +1,85 @@
+"""The synthetic renderer: seeded, varied, and its answers line up with what it draws."""
+
+from __future__ import annotations
+
+import random
+
+import cv2
+import numpy as np
+import pytest
+
+from engine.position import Position
+from vision.geometry import BoardGeometry
+from vision.synthetic import Style, render
+
+GEOMETRY = BoardGeometry()
+MIXED = Position.from_text("W 1:2 12:3 17:1 19:7 bar:1 off:1 | B 24:2 13:5 8:3 6:4 off:1")
+
+
+def to_canonical(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """The playing area warped back to the canonical view with the frame's true corners."""
+    warp = cv2.getPerspectiveTransform(corners.astype(np.float32), GEOMETRY.corners().astype(np.float32))
+    return cv2.warpPerspective(frame, warp, GEOMETRY.size)
+
+
+def slot_brightness(canonical: np.ndarray, point: int, slot: int) -> float:
+    x, y = GEOMETRY.slot_centre(point, slot)
+    r = int(GEOMETRY.checker * 0.2)
+    patch = canonical[int(y) - r:int(y) + r, int(x) - r:int(x) + r]
+    return float(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).mean())
+
+
+def test_rendering_is_seeded_and_non_square() -> None:
+    first, truth = render(MIXED, random.Random(5), size=(1280, 960))
+    again, truth_again = render(MIXED, random.Random(5), size=(1280, 960))
+    assert first.shape == (960, 1280, 3) and np.array_equal(first, again)
+    assert np.allclose(truth.corners, truth_again.corners)
+    other, _ = render(MIXED, random.Random(6), size=(1280, 960))
+    assert not np.array_equal(first, other)
+
+
+def test_plain_frame_shows_the_start_position_where_the_truth_says() -> None:
+    frame, truth = render(Position.start(), random.Random(1), style=Style.plain())
+    canonical = to_canonical(frame, truth.corners)
+    for point in range(1, 25):
+        count = Position.start().at(point)
+        for slot in range(abs(count)):
+            brightness = slot_brightness(canonical, point, slot)
+            assert (brightness > 170) if count > 0 else (brightness < 80), (point, slot, brightness)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_truth_corners_follow_rotation_perspective_and_mirroring(seed: int) -> None:
+    """Whatever the style, white checkers are brighter than black ones at the true slots."""
+    rng = random.Random(seed)
+    style = Style.random(rng, hand=False)
+    frame, truth = render(Position.start(), rng, style=style)
+    assert truth.mirror == style.mirror and not truth.occluded
+    canonical = to_canonical(frame, truth.corners)
+    whites = [slot_brightness(canonical, p, s) for p in (1, 12, 17, 19) for s in range(2)]
+    blacks = [slot_brightness(canonical, p, s) for p in (24, 13, 8, 6) for s in range(2)]
+    assert min(whites) > max(blacks) + 30
+
+
+def test_both_mirror_layouts_and_all_rotations_occur() -> None:
+    styles = [Style.random(random.Random(seed)) for seed in range(60)]
+    assert {s.mirror for s in styles} == {True, False}
+    quadrants = {int(s.rotation // 90) for s in styles}
+    assert quadrants == {0, 1, 2, 3}
+    assert max(s.tilt for s in styles) > 20 and any(s.hand for s in styles)
+
+
+def test_hands_are_reported_as_occlusion() -> None:
+    flags = []
+    for seed in range(8):
+        rng = random.Random(seed)
+        _, truth = render(MIXED, rng, style=Style.random(rng, hand=True))
+        flags.append(truth.occluded)
+    assert sum(flags) >= 6
+
+
+def test_stacks_above_five_are_flagged() -> None:
+    _, truth = render(MIXED, random.Random(2))
+    assert truth.stacked
+    _, plain = render(Position.start(), random.Random(2))
+    assert not plain.stacked

@@ -1,0 +1,99 @@
+"""The board seen straight from above: where every point, the bar and the trays lie.
+
+Everything in vision/ that needs a layout works in this *canonical* view: the
+playing area (bar included) as an upright rectangle, 12 point columns and the
+bar column across, with the rulebook's corner convention (CONTRACT.md, corners
+mode): points 1..12 along the bottom edge from right to left, 13..24 along the
+top edge from left to right, the bar in the middle.  A calibration maps camera
+pixels to this view with one homography.
+
+>>> g = BoardGeometry()
+>>> g.column(1), g.column(12), g.column(13), g.column(24)
+(11, 0, 0, 11)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True, slots=True)
+class BoardGeometry:
+    """Sizes in canonical pixels.  A point column is ``point_width`` wide; its triangle reaches
+    ``point_depth`` in from the edge, room for five checkers of ``checker`` diameter."""
+
+    point_width: float = 100.0
+    bar_width: float = 100.0
+    checker: float = 92.0
+    gap: float = 100.0
+
+    @property
+    def point_depth(self) -> float:
+        return 5 * self.checker
+
+    @property
+    def width(self) -> float:
+        return 12 * self.point_width + self.bar_width
+
+    @property
+    def height(self) -> float:
+        return 2 * self.point_depth + self.gap
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """``(width, height)`` of the canonical image, in whole pixels."""
+        return round(self.width), round(self.height)
+
+    def corners(self) -> FloatArray:
+        """The playing area's corners TL, TR, BR, BL (the order CONTRACT.md uses)."""
+        return np.array(
+            [[0.0, 0.0], [self.width, 0.0], [self.width, self.height], [0.0, self.height]]
+        )
+
+    @staticmethod
+    def column(point: int) -> int:
+        """Column 0..11 from the left: bottom row 12..1, top row 13..24."""
+        if point <= 12:
+            return 12 - point
+        return point - 13
+
+    @staticmethod
+    def is_top(point: int) -> bool:
+        return point >= 13
+
+    def column_x(self, column: int) -> float:
+        """The x of a column's centre (the bar sits between columns 5 and 6)."""
+        x = (column + 0.5) * self.point_width
+        return x + self.bar_width if column >= 6 else x
+
+    def slot_centre(self, point: int, slot: int) -> tuple[float, float]:
+        """Centre of the ``slot``-th checker (0 at the edge) on ``point``."""
+        x = self.column_x(self.column(point))
+        offset = (slot + 0.5) * self.checker
+        return (x, offset) if self.is_top(point) else (x, self.height - offset)
+
+    def triangle(self, point: int) -> FloatArray:
+        """The point's triangle: base on the edge, tip towards the middle."""
+        x = self.column_x(self.column(point))
+        half = self.point_width / 2
+        if self.is_top(point):
+            return np.array([[x - half, 0.0], [x + half, 0.0], [x, self.point_depth]])
+        bottom = self.height
+        return np.array([[x - half, bottom], [x + half, bottom], [x, bottom - self.point_depth]])
+
+    def bar_box(self) -> tuple[float, float, float, float]:
+        """``(x0, y0, x1, y1)`` of the bar column."""
+        x0 = 6 * self.point_width
+        return (x0, 0.0, x0 + self.bar_width, self.height)
+
+    def bar_slot(self, top_half: bool, slot: int) -> tuple[float, float]:
+        """Checkers on the bar stand in the bar column, from the middle outwards."""
+        x = 6 * self.point_width + self.bar_width / 2
+        offset = self.gap / 2 + (slot + 0.5) * self.checker
+        middle = self.height / 2
+        return (x, middle - offset) if top_half else (x, middle + offset)

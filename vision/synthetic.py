@@ -1,0 +1,322 @@
+"""Camera frames of a wooden board, drawn with known answers (like trackpy's ``artificial.py``).
+
+Every frame comes from a seeded :class:`random.Random` and varies what a real
+mount varies: perspective up to about 25°, any rotation, both mirror layouts,
+wood, triangle and checker colours, light, shadows, glare, noise, JPEG
+artefacts, blur, checkers touching or stacked above five, checkers on the bar,
+and hands and arms over the board.  :class:`Truth` carries the answer.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from engine.player import Player
+from engine.position import Position
+from vision.geometry import BoardGeometry, FloatArray
+
+Image = npt.NDArray[np.uint8]
+BGR = tuple[int, int, int]
+
+# (light, dark) pairs seen on real boards, as BGR.
+TRIANGLE_PAIRS: tuple[tuple[BGR, BGR], ...] = (
+    ((170, 210, 230), (40, 60, 110)),  # cream and walnut
+    ((190, 220, 235), (35, 35, 150)),  # ivory and red
+    ((200, 225, 230), (30, 30, 30)),  # ivory and black
+    ((120, 170, 210), (30, 70, 40)),  # tan and green
+    ((150, 190, 215), (60, 40, 25)),  # maple and dark oak
+)
+WOODS: tuple[BGR, ...] = ((60, 110, 160), (40, 80, 130), (90, 140, 185), (30, 60, 100), (75, 125, 170))
+WHITE_CHECKERS: tuple[BGR, ...] = ((225, 235, 240), (200, 225, 235), (185, 215, 230), (235, 240, 240))
+BLACK_CHECKERS: tuple[BGR, ...] = ((35, 35, 40), (25, 30, 45), (50, 45, 40), (20, 20, 25))
+TABLES: tuple[BGR, ...] = ((70, 90, 110), (150, 150, 150), (40, 50, 60), (110, 140, 170), (200, 200, 190))
+SKIN: tuple[BGR, ...] = ((120, 160, 220), (90, 130, 190), (60, 90, 140), (140, 175, 225))
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """Everything random about one frame."""
+
+    wood: BGR
+    triangles: tuple[BGR, BGR]
+    checkers: tuple[BGR, BGR]  # white, black
+    table: BGR
+    mirror: bool
+    rotation: float  # degrees, any
+    tilt: float  # degrees of perspective, 0..25
+    fill: float  # share of the frame's short side the board spans
+    brightness: float
+    gradient: float
+    warmth: float
+    shadow: bool
+    glare: int
+    noise: float
+    blur: float
+    jpeg: int
+    hand: bool
+
+    @classmethod
+    def random(cls, rng: random.Random, *, hand: bool | None = None) -> Style:
+        light, dark = rng.choice(TRIANGLE_PAIRS)
+        return cls(
+            wood=_jitter(rng, rng.choice(WOODS), 15),
+            triangles=(_jitter(rng, light, 12), _jitter(rng, dark, 10)),
+            checkers=(
+                _jitter(rng, rng.choice(WHITE_CHECKERS), 8), _jitter(rng, rng.choice(BLACK_CHECKERS), 6)
+            ),
+            table=_jitter(rng, rng.choice(TABLES), 20),
+            mirror=rng.random() < 0.5,
+            rotation=rng.uniform(0, 360),
+            tilt=rng.uniform(0, 25),
+            fill=rng.uniform(0.7, 0.95),
+            brightness=rng.uniform(0.65, 1.25),
+            gradient=rng.uniform(-0.35, 0.35),
+            warmth=rng.uniform(-0.12, 0.12),
+            shadow=rng.random() < 0.4,
+            glare=rng.choice((0, 0, 1, 2)),
+            noise=rng.uniform(0, 7),
+            blur=rng.choice((0.0, 0.0, 0.6, 1.0, 1.4)),
+            jpeg=rng.randint(45, 95),
+            hand=(rng.random() < 0.15) if hand is None else hand,
+        )
+
+    @classmethod
+    def plain(cls) -> Style:
+        """A clean frame from straight above: for examples and debugging."""
+        return cls(
+            wood=WOODS[0], triangles=TRIANGLE_PAIRS[0], checkers=(WHITE_CHECKERS[0], BLACK_CHECKERS[0]),
+            table=TABLES[0], mirror=False, rotation=0.0, tilt=0.0, fill=0.9, brightness=1.0,
+            gradient=0.0, warmth=0.0, shadow=False, glare=0, noise=0.0, blur=0.0, jpeg=95, hand=False,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Truth:
+    """What a rendered frame shows."""
+
+    position: Position
+    #: Camera pixels of the playing area's corners in the numbering frame: the corners next to
+    #: points 13, 24, 1 and 12 (TL, TR, BR, BL of CONTRACT.md's corners mode).
+    corners: FloatArray = field(repr=False)
+    mirror: bool
+    occluded: bool
+    stacked: bool
+
+
+def _shade(colour: BGR, factor: float) -> BGR:
+    b, g, r = (int(min(255, v * factor)) for v in colour)
+    return (b, g, r)
+
+
+def _jitter(rng: random.Random, colour: BGR, spread: int) -> BGR:
+    return tuple(int(min(255, max(0, c + rng.randint(-spread, spread)))) for c in colour)  # type: ignore[return-value]
+
+
+GEOMETRY = BoardGeometry()
+#: The wooden frame around the playing area, and the bear-off tray on one side, in canonical px.
+BORDER = 60.0
+TRAY = 150.0
+
+
+def _canvas_size() -> tuple[int, int]:
+    return round(GEOMETRY.width + 2 * BORDER + TRAY), round(GEOMETRY.height + 2 * BORDER)
+
+
+def _wood(rng: random.Random, shape: tuple[int, int], colour: BGR) -> Image:
+    """A wood-grain texture: the base colour with long, wavy stripes."""
+    height, width = shape
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    phase = rng.uniform(0, 6.28)
+    wave = np.sin(xs / rng.uniform(9, 25) + np.sin(ys / rng.uniform(80, 200)) * 3 + phase)
+    fine = np.sin(xs / rng.uniform(2.5, 4.5) + ys / 300.0)
+    shade = 1.0 + 0.07 * wave + 0.03 * fine
+    base = np.array(colour, np.float32)[None, None, :]
+    texture: Image = np.clip(base * shade[:, :, None], 0, 255).astype(np.uint8)
+    return texture
+
+
+def _draw_checker(image: Image, centre: tuple[float, float], radius: float, colour: BGR, rng: random.Random,
+                  raised: bool = False) -> None:
+    x, y = centre
+    x += rng.uniform(-3, 3)
+    y += rng.uniform(-3, 3)
+    scale = 16  # sub-pixel precision for cv2's fixed-point drawing
+    c = (round(x * scale), round(y * scale))
+    r = round(radius * scale)
+    if raised:
+        # A checker lying on another: a soft shadow ring shows where it sits.
+        cv2.circle(image, (c[0] + 5 * scale, c[1] + 5 * scale), r, (20, 20, 20), -1, cv2.LINE_AA, 4)
+    rim = tuple(max(0, int(v * 0.72)) for v in colour)
+    cv2.circle(image, c, r, rim, -1, cv2.LINE_AA, 4)
+    cv2.circle(image, c, round(radius * 0.9 * scale), colour, -1, cv2.LINE_AA, 4)
+    groove = tuple(max(0, int(v * 0.85)) for v in colour)
+    cv2.circle(image, c, round(radius * 0.55 * scale), groove, max(1, round(radius * 0.05)), cv2.LINE_AA, 4)
+    shine = tuple(min(255, int(v * 1.08) + 6) for v in colour)
+    cv2.circle(image, c, round(radius * 0.35 * scale), shine, -1, cv2.LINE_AA, 4)
+
+
+def draw_board(position: Position, style: Style, rng: random.Random) -> Image:
+    """The board from straight above, on a canvas with the frame and tray (numbering frame)."""
+    width, height = _canvas_size()
+    canvas = _wood(rng, (height, width), style.wood)
+    g = GEOMETRY
+    ox, oy = BORDER, BORDER
+    lighter = _shade(style.wood, 1.1)
+    inner = _wood(rng, (int(g.height), int(g.width)), lighter)
+    canvas[int(oy):int(oy) + inner.shape[0], int(ox):int(ox) + inner.shape[1]] = inner
+    for point in range(1, 25):
+        tri = g.triangle(point) + np.array([ox, oy])
+        colour = style.triangles[(g.column(point) + g.is_top(point)) % 2]
+        cv2.fillConvexPoly(canvas, np.round(tri * 16).astype(np.int32), colour, cv2.LINE_AA, 4)
+    bx0, by0, bx1, by1 = g.bar_box()
+    bar = _shade(style.wood, 0.75)
+    cv2.rectangle(canvas, (int(ox + bx0), int(oy + by0)), (int(ox + bx1), int(oy + by1)), bar, -1)
+    radius = g.checker / 2 * 0.97
+    for point in range(1, 25):
+        count = position.at(point)
+        colour = style.checkers[0] if count > 0 else style.checkers[1]
+        n = abs(count)
+        for slot in range(min(n, 5)):
+            cx, cy = g.slot_centre(point, slot)
+            _draw_checker(canvas, (cx + ox, cy + oy), radius, colour, rng)
+        for slot in range(n - 5):
+            cx, cy = g.slot_centre(point, slot % 5)
+            _draw_checker(canvas, (cx + ox + 8, cy + oy + 8), radius, colour, rng, raised=True)
+    for player, top in ((Player.WHITE, True), (Player.BLACK, False)):
+        colour = style.checkers[player]
+        for slot in range(position.bar[player]):
+            cx, cy = g.bar_slot(top, slot % 4)
+            _draw_checker(canvas, (cx + ox, cy + oy), radius, colour, rng, raised=slot >= 4)
+    # Borne-off checkers stand on edge in the tray: thin bars.
+    tray_x = ox + g.width + BORDER
+    for player in Player:
+        colour = style.checkers[player]
+        for index in range(position.off[player]):
+            y = oy + (20 + index * 14 if player is Player.WHITE else g.height - 20 - index * 14)
+            top_left, bottom_right = (int(tray_x + 15), int(y)), (int(tray_x + TRAY - 45), int(y + 11))
+            cv2.rectangle(canvas, top_left, bottom_right, colour, -1)
+    if style.mirror:
+        canvas = np.ascontiguousarray(canvas[:, ::-1])
+    return canvas
+
+
+def _playing_area_corners(mirror: bool) -> FloatArray:
+    """Canvas coordinates of the numbering frame's TL, TR, BR, BL corners."""
+    width, _ = _canvas_size()
+    corners = GEOMETRY.corners() + np.array([BORDER, BORDER])
+    if mirror:
+        corners = corners.copy()
+        corners[:, 0] = width - corners[:, 0]
+    return np.asarray(corners, np.float64)
+
+
+def _camera_quad(style: Style, size: tuple[int, int], rng: random.Random) -> FloatArray:
+    """Where the canvas's four corners land in the camera frame."""
+    width, height = size
+    cw, ch = _canvas_size()
+    span = style.fill * min(width, height) / max(cw, ch) * 1.25
+    half = np.array([[-cw, -ch], [cw, -ch], [cw, ch], [-cw, ch]], np.float64) / 2 * span
+    # Perspective: the far edge shrinks as the camera tilts.
+    shrink = 1 - math.sin(math.radians(style.tilt)) * 0.6
+    direction = rng.random() < 0.5
+    factors = np.array([shrink, shrink, 1.0, 1.0]) if direction else np.array([1.0, 1.0, shrink, shrink])
+    half[:, 0] *= factors
+    angle = math.radians(style.rotation)
+    turn = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
+    quad = half @ turn.T
+    # Keep the whole board in view, then place it anywhere that still fits.
+    quad -= quad.min(axis=0)
+    extent = quad.max(axis=0)
+    scale = min(1.0, (width - 20) / extent[0], (height - 20) / extent[1])
+    quad *= scale
+    extent = quad.max(axis=0)
+    offset = np.array([rng.uniform(10, max(10, width - 10 - extent[0])),
+                       rng.uniform(10, max(10, height - 10 - extent[1]))])
+    return np.asarray(quad + offset, np.float64)
+
+
+def _light(image: Image, style: Style, rng: random.Random) -> Image:
+    height, width = image.shape[:2]
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    angle = rng.uniform(0, 2 * math.pi)
+    ramp = ((xs / width - 0.5) * math.cos(angle) + (ys / height - 0.5) * math.sin(angle))
+    gain = style.brightness * (1 + style.gradient * 2 * ramp)
+    out = image.astype(np.float32) * gain[:, :, None]
+    out *= np.array([1 - style.warmth, 1.0, 1 + style.warmth], np.float32)
+    if style.shadow:
+        mask = np.zeros((height, width), np.float32)
+        cx, cy = rng.uniform(0, width), rng.uniform(0, height)
+        pts = np.array([[cx + rng.uniform(-0.4, 0.4) * width, cy + rng.uniform(-0.4, 0.4) * height]
+                        for _ in range(5)], np.int32)
+        cv2.fillConvexPoly(mask, cv2.convexHull(pts), 1.0)
+        soft = np.asarray(cv2.GaussianBlur(mask, (0, 0), 25), np.float32)
+        out *= (1 - rng.uniform(0.2, 0.45) * soft)[:, :, None]
+    for _ in range(style.glare):
+        spot = np.zeros((height, width), np.float32)
+        cv2.ellipse(spot, (rng.randint(0, width), rng.randint(0, height)),
+                    (rng.randint(20, 90), rng.randint(10, 50)), rng.uniform(0, 180), 0, 360, 1.0, -1)
+        soft_spot = np.asarray(cv2.GaussianBlur(spot, (0, 0), 12), np.float32)
+        out += (soft_spot * rng.uniform(60, 140))[:, :, None]
+    lit: Image = np.clip(out, 0, 255).astype(np.uint8)
+    return lit
+
+
+def _hand(image: Image, style: Style, area: FloatArray, rng: random.Random) -> bool:
+    """An arm from a frame edge reaching over the board; True if it covers the playing area."""
+    height, width = image.shape[:2]
+    target = area.mean(axis=0) + rng.uniform(-0.3, 0.3) * (area.max(axis=0) - area.min(axis=0))
+    edge = rng.choice(((target[0], height + 40), (target[0], -40), (-40, target[1]), (width + 40, target[1])))
+    colour = _jitter(rng, rng.choice(SKIN), 15)
+    thickness = rng.randint(70, 120)
+    mask = np.zeros((height, width), np.uint8)
+    cv2.line(mask, (int(edge[0]), int(edge[1])), (int(target[0]), int(target[1])), 255, thickness)
+    cv2.ellipse(mask, (int(target[0]), int(target[1])), (thickness, int(thickness * 0.8)),
+                rng.uniform(0, 180), 0, 360, 255, -1)
+    image[mask > 0] = colour
+    board = np.zeros((height, width), np.uint8)
+    cv2.fillConvexPoly(board, np.round(area).astype(np.int32), 255)
+    return bool(np.count_nonzero(mask & board))
+
+
+def render(
+    position: Position,
+    rng: random.Random,
+    size: tuple[int, int] = (1280, 960),
+    style: Style | None = None,
+) -> tuple[Image, Truth]:
+    """A camera frame of ``position`` and what it shows.  ``size`` is ``(width, height)``."""
+    style = style or Style.random(rng)
+    board = draw_board(position, style, rng)
+    ch, cw = board.shape[:2]
+    source = np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], np.float64)
+    quad = _camera_quad(style, size, rng)
+    warp = cv2.getPerspectiveTransform(source.astype(np.float32), quad.astype(np.float32))
+    width, height = size
+    table = _wood(rng, (height, width), style.table)
+    frame: Image = np.asarray(
+        cv2.warpPerspective(board, warp, (width, height), dst=table, borderMode=cv2.BORDER_TRANSPARENT,
+                            flags=cv2.INTER_AREA),
+        np.uint8,
+    )
+    corners: FloatArray = np.asarray(cv2.perspectiveTransform(
+        _playing_area_corners(style.mirror).reshape(-1, 1, 2).astype(np.float64), warp
+    ), np.float64).reshape(4, 2)
+    frame = _light(frame, style, rng)
+    occluded = _hand(frame, style, corners, rng) if style.hand else False
+    if style.blur:
+        frame = np.asarray(cv2.GaussianBlur(frame, (0, 0), style.blur), np.uint8)
+    if style.noise:
+        noise = np.random.default_rng(rng.randint(0, 2**31)).normal(0, style.noise, frame.shape)
+        frame = np.clip(frame.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+    ok, encoded = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, style.jpeg])
+    decoded = cv2.imdecode(encoded, cv2.IMREAD_COLOR) if ok else None
+    if decoded is not None:
+        frame = np.asarray(decoded, np.uint8)
+    stacked = any(abs(position.at(p)) > 5 for p in range(1, 25))
+    return frame, Truth(position, corners, style.mirror, occluded, stacked)
