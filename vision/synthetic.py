@@ -284,18 +284,25 @@ def _hand(image: Image, style: Style, area: FloatArray, rng: random.Random) -> b
     return bool(np.count_nonzero(mask & board))
 
 
+def camera(style: Style, rng: random.Random, size: tuple[int, int] = (1280, 960)) -> FloatArray:
+    """A camera mount: where the board's canvas corners land in the frame."""
+    return _camera_quad(style, size, rng)
+
+
 def render(
     position: Position,
     rng: random.Random,
     size: tuple[int, int] = (1280, 960),
     style: Style | None = None,
+    mount: FloatArray | None = None,
 ) -> tuple[Image, Truth]:
-    """A camera frame of ``position`` and what it shows.  ``size`` is ``(width, height)``."""
+    """A camera frame of ``position`` and what it shows.  ``size`` is ``(width, height)``;
+    ``mount`` (from :func:`camera`) keeps the camera where an earlier frame had it."""
     style = style or Style.random(rng)
     board = draw_board(position, style, rng)
     ch, cw = board.shape[:2]
     source = np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], np.float64)
-    quad = _camera_quad(style, size, rng)
+    quad = _camera_quad(style, size, rng) if mount is None else mount
     warp = cv2.getPerspectiveTransform(source.astype(np.float32), quad.astype(np.float32))
     width, height = size
     table = _wood(rng, (height, width), style.table)

@@ -83,3 +83,15 @@ def test_stacks_above_five_are_flagged() -> None:
     assert truth.stacked
     _, plain = render(Position.start(), random.Random(2))
     assert not plain.stacked
+
+
+def test_a_fixed_mount_keeps_the_board_where_it_was() -> None:
+    """Calibration relies on a fixed camera: frames from one mount share their corners."""
+    from vision.synthetic import camera
+
+    rng = random.Random(9)
+    style = Style.random(rng, hand=False)
+    mount = camera(style, rng)
+    _, first = render(Position.start(), rng, style=style, mount=mount)
+    _, later = render(MIXED, rng, style=style, mount=mount)
+    assert np.allclose(first.corners, later.corners)
