@@ -5,7 +5,9 @@ checkers stacked in a tower.  Phase 0: a die n unstacks the tower on own point
 n (the two checkers then stand side by side).  Phase 1, once every tower is
 unstacked: a die n stacks point n again.  Phase 2, once all six stand stacked: a
 die n bears off the tower on point n.  A die whose point has nothing left to do
-in the phase is lost.  A double counts once and earns another roll.
+in the phase is lost.  A double counts once and earns another roll.  Bearing off takes one
+checker per die, as in Fiske's account of the Icelandic game (the rulebook's "nach dem
+ebenfalls gleichen System" leaves it open).
 """
 
 from __future__ import annotations
@@ -39,18 +41,22 @@ class DoubletsMoves(StageMoves):
         phase, tower = board[REL_PROGRESS], board[REL_TOWERS] >> die & 1
         if board[die] <= 0:
             return []
-        if (phase == UNSTACK and tower) or (phase == RESTACK and not tower) or (phase == BEAR_OFF and tower):
-            return [(die, REL_OFF if phase == BEAR_OFF else die)]
+        if phase == BEAR_OFF:
+            return [(die, REL_OFF)]  # one checker off the point, while any is left
+        if (phase == UNSTACK and tower) or (phase == RESTACK and not tower):
+            return [(die, die)]
         return []
 
     def hop(self, board: RelativeBoard, start: int, end: int) -> tuple[RelativeBoard, bool]:
         cells = list(board)
         phase = cells[REL_PROGRESS]
-        cells[REL_TOWERS] ^= 1 << start
         if phase == BEAR_OFF:
-            cells[REL_OFF] += cells[start]
-            cells[start] = 0
-        elif phase == UNSTACK and not cells[REL_TOWERS] & _ALL:
+            cells[start] -= 1
+            cells[REL_OFF] += 1
+            cells[REL_TOWERS] &= ~(1 << start)  # what is left is no longer a tower
+            return tuple(cells), False
+        cells[REL_TOWERS] ^= 1 << start
+        if phase == UNSTACK and not cells[REL_TOWERS] & _ALL:
             cells[REL_PROGRESS] = RESTACK
         elif phase == RESTACK and cells[REL_TOWERS] & _ALL == _ALL:
             cells[REL_PROGRESS] = BEAR_OFF
@@ -69,7 +75,7 @@ class DoubletsMoves(StageMoves):
 class Doublets(Variant):
     """Twelve checkers each, two stacked on each home point; unstack, restack, bear off by the dice.
 
-    Decisions: a bear-off die takes the whole tower (both checkers) off; a die
+    Decisions: a bear-off die takes one checker off its point (Fiske); a die
     left over when a phase ends is played in the next phase; the first to bear
     off all twelve wins a single game.
     """

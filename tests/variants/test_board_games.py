@@ -132,7 +132,16 @@ def test_doublets_restack_then_bear_off_the_same_way() -> None:
     all_but_one = "W 19:2 20:2 21:2 22:2 23:2 24:2 tower:20 tower:21 tower:22 tower:23 tower:24 phase:1 | " \
                   "B 1:2 2:2 3:2 4:2 5:2 6:2"
     g = rolled("doublets", all_but_one, W, "6-5").play(W, "stack 6 bear-off 5")
-    assert g.position.progress[W] == 2 and g.position.off[W] == 2
+    assert g.position.progress[W] == 2 and g.position.off[W] == 1
+
+
+def test_doublets_a_die_bears_off_one_checker() -> None:
+    """Fiske's Icelandic rules: one checker per die; the second checker of the point needs
+    another throw of that number (the rulebook's "gleichen System" does not say)."""
+    bearing = "W 19:2 20:2 21:2 22:2 23:1 24:2 tower:19 tower:20 tower:21 tower:22 tower:24 phase:2 " \
+              "off:1 | B 1:2 2:2 3:2 4:2 5:2 6:2"
+    g = rolled("doublets", bearing, W, "2-1").play(W, "bear-off 2 bear-off 1")
+    assert g.position.off[W] == 3 and g.position.count(W, 23) == 0 and g.position.count(W, 24) == 1
 
 
 def test_doublets_checkers_never_change_point() -> None:
