@@ -67,7 +67,7 @@ class Rules:
     backwards: bool = False
     #: Checkers waiting in the pool must enter first while the pool holds more than this.
     pool_first_above: int = 0
-    #: While entering, the dice go to different checkers (Puff).
+    #: While checkers are still to enter, no checker uses two dice (Puff and its variants).
     split_while_entering: bool = False
     #: Which way each side travels: from point 1 towards 24, or the other way.
     white_ascending: bool = True
@@ -264,7 +264,7 @@ class StageMoves:
                 return
             for start, end in choices:
                 after, _ = self.hop(current, start, end)
-                arrived = (*fresh, end) if split and start == POOL else fresh
+                arrived = (*fresh, end) if split and end != REL_OFF else fresh
                 key = (after, used + 1, order[used + 1:], tuple(sorted(arrived)))
                 if key in seen:
                     continue

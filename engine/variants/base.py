@@ -150,7 +150,9 @@ class Variant:
 
     def result_kind(self, position: Position, winner: Player) -> ResultKind:
         """Single, gammon or backgammon, with the winner's home board on this variant's track."""
-        return result_kind(position, winner, self.rules.track(winner)[:6])
+        # On a shared track both homes are the same points: only the bar or the pool is "behind".
+        home = self.rules.track(winner)[:6] if self.rules.opposite_directions else ()
+        return result_kind(position, winner, home)
 
     def describe(self) -> dict[str, str | bool]:
         """The fields ``pipgammon variants --json`` prints."""

@@ -1,7 +1,7 @@
 """Catch me: six checkers each chase round a circular track; captured checkers leave the game.
 
-The board is the usual one, read as a ring: White travels up (…, 23, 24, 1,
-2, …) and Black down, as in backgammon.  One checker per point.  A captured
+The board is the usual one, read as a ring: White starts on 24..19 and travels
+down (…, 2, 1, 24, 23, …), Black starts on 1..6 and travels up.  One checker per point.  A captured
 checker is out of the game; pipgammon keeps it on the bar, which in this game
 nobody ever enters from.  The player left without checkers on the points loses.
 """
@@ -101,12 +101,13 @@ class CatchMe(Variant):
     """Six checkers each on the first six points, moving round a ring in opposite directions.
 
     A roll moves only if it holds a 1 or a 6, and then one checker moves the sum.
-    1-1 and 6-6 are played and earn another roll; other doublets only earn the
-    roll.  Landing on an opponent captures it out of the game; landing on one's
-    own carries on to the next point free or held by the opponent.  A side down to
+    Every double moves one checker its sum and earns another roll (a last checker
+    moves only with 1-1 or 6-6; other doubles only earn it the roll).  Landing on an
+    opponent captures it out of the game; landing on one's own carries on to the
+    next point free or held by the opponent.  A side down to
     one checker jumps it to the next corner (1, 12, 13, 24), capturing there, and
     from then on a 1 moves it to the next corner and a 6 to the one after.
-    Start (VARIANTS.md): White on 19..24, Black on 1..6.
+    Start (VARIANTS.md): White on 19..24 travelling down, Black on 1..6 travelling up.
     """
 
     name = "catch-me"
@@ -114,7 +115,7 @@ class CatchMe(Variant):
     summary = (
         "Six checkers each, one on each of the first six points, chase each other round the board "
         "in a ring. A roll counts only if it holds a 1 or a 6: then one checker moves the sum. A "
-        "double 1-1 or 6-6 is played and earns another roll; other doubles only earn the roll. A "
+        "double always moves one checker its sum and earns another roll. A "
         "checker landing on an opponent takes it out of the game; landing on one's own, it goes on "
         "to the next point that is free or held by the opponent. The last checker jumps from corner "
         "to corner. Whoever loses every checker loses."
@@ -132,7 +133,9 @@ class CatchMe(Variant):
         "andere Pasch sind nicht verwendbar, es darf jedoch erneut gewürfelt werden."
     )
     checkers = 6
-    rules = Rules()
+    #: "die ersten sechs Felder (weiß 24-19, schwarz 1-6)": White's first point is 24, so
+    #: White travels down the rulebook numbers and Black up.
+    rules = Rules(white_ascending=False, black_ascending=True)
 
     @property
     def fits_position_id(self) -> bool:
@@ -144,11 +147,13 @@ class CatchMe(Variant):
         )
 
     def program(self, turn: Turn, roll: Roll) -> Program:
-        counts = 1 in (roll.first, roll.second) or 6 in (roll.first, roll.second)
         stage = Stage(turn.player, (roll.first, roll.second), label=f"{roll}: one checker moves")
-        # One checker moves the sum: a single step uses the whole roll.
+        # "Ein Pasch wird immer gezogen": every double moves and earns another roll (a last
+        # checker moves only with 1-1 or 6-6, which the generator knows).  Other rolls move
+        # only with a 1 or a 6 in them.  One step uses the whole roll.
         if roll.is_double:
-            return Program((stage,) if counts else (), Incomplete.CONTINUE, roll_again=True)
+            return Program((stage,), Incomplete.CONTINUE, roll_again=True)
+        counts = 1 in (roll.first, roll.second) or 6 in (roll.first, roll.second)
         return Program((stage,) if counts else ())
 
     def moves_for(self, stage: Stage) -> Moves:

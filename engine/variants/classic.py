@@ -151,7 +151,8 @@ class RussianPuff(Puff):
         "schon in die folgenden Viertel ziehen möchte. Auch Kombinationen (1 Stein einsetzen, 1 auf "
         "dem Brett bewegen) sind möglich. Der niedrigere Wurf muss wie immer zuerst gezogen werden."
     )
-    rules = Rules(pool_first_above=CHECKERS - 2, white_ascending=False, black_ascending=True)
+    rules = Rules(pool_first_above=CHECKERS - 2, split_while_entering=True, white_ascending=False,
+                  black_ascending=True)
 
 
 class LongRussianPuff(RussianPuff):
@@ -167,7 +168,8 @@ class LongRussianPuff(RussianPuff):
         "Beide starten von außerhalb in das gleiche Viertel, dürfen ab dem 2. eingewürfelten Stein "
         "jedoch wählen, ob sie einwürfeln oder einen bereits auf dem Brett stehenden Stein bewegen."
     )
-    rules = Rules(pool_first_above=CHECKERS - 2, white_ascending=True, black_ascending=True)
+    rules = Rules(pool_first_above=CHECKERS - 2, split_while_entering=True, white_ascending=True,
+                  black_ascending=True)
 
 
 class French1(Variant):
@@ -591,7 +593,10 @@ class DoubleVsFreeChoice(Variant):
         if turn.chooses and roll.is_double:
             raise IllegalActionError(f"{turn.player.label} chooses freely but not a doublet ({roll})")
         # The roller's first roll of a turn is followed by a second one.
-        return Program((roll_stage(turn.player, roll),), roll_again=turn.rolls == 1 and not turn.chooses)
+        # "2x regulär nacheinander würfeln und ziehen": the second roll comes even when the
+        # first could not be played in full.
+        return Program((roll_stage(turn.player, roll),), Incomplete.CONTINUE,
+                       roll_again=turn.rolls == 1 and not turn.chooses)
 
 
 CLASSIC_VARIANTS: tuple[type[Variant], ...] = (

@@ -30,44 +30,51 @@ def test_catch_me_moves_only_with_a_one_or_six_and_then_the_sum() -> None:
     assert all(p.steps[0].die == 9 and len(p.steps) == 1 for p in moved.legal_plays())
 
 
-def test_catch_me_doubles_one_and_six_move_and_all_doubles_roll_again() -> None:
-    """"Ein Pasch wird immer gezogen, zusätzlich darf ein weiteres Mal gewürfelt werden. ... Ein
-    Pasch aus 1 oder 6 wird entsprechend gezogen, andere Pasch sind nicht verwendbar, es darf
-    jedoch erneut gewürfelt werden." """
+def test_catch_me_every_double_moves_and_rolls_again() -> None:
+    """"Ein Pasch wird immer gezogen, zusätzlich darf ein weiteres Mal gewürfelt werden." """
     g = game("catch-me", None, W).roll_dice(W, Roll(6, 6))
     assert all(p.steps[0].die == 12 for p in g.legal_plays())
     g = g.play(W, next(iter(g.legal_plays())))
     assert g.asks is Ask.ROLL and g.turn is W
     g = game("catch-me", None, W).roll_dice(W, Roll(3, 3))
+    assert all(p.steps[0].die == 6 for p in g.legal_plays())
+    g = g.play(W, next(iter(g.legal_plays())))
     assert g.asks is Ask.ROLL and g.turn is W
+
+
+def test_catch_me_white_travels_down_from_its_first_point_24() -> None:
+    """"(weiß 24-19, schwarz 1-6)": White's first point is 24, so it travels towards 1."""
+    found = results("catch-me", find_variant("catch-me").start_position().to_text(), W, "2-1")
+    assert "W 16:1 20:1 21:1 22:1 23:1 24:1 | B 6:1 5:1 4:1 3:1 2:1 1:1" in found
+    assert not any("bar" in r for r in found)  # twelve empty points lie between the armies
 
 
 def test_catch_me_a_captured_checker_leaves_the_game() -> None:
     """"Erreicht ein Spieler ein Feld mit genau einem gegnerischen Stein, wird dieser hinaus
     geworfen und nicht wieder ins Spiel gebracht." """
-    text = "W 19:1 20:1 21:1 22:1 23:1 24:1 | B 6:1 5:1 4:1 3:1 2:1 1:1"
-    captured = [r for r in results("catch-me", text, W, "6-3") if "bar:1" in r]
-    assert captured and all(Position.from_text(r, checkers=6).checkers_on_board(B) == 5 for r in captured)
+    found = results("catch-me", "W 10:1 20:1 bar:4 | B 5:1 1:1 bar:4", W, "6-3")
+    captured = [r for r in found if "bar:5" in r]
+    assert captured and all(Position.from_text(r, checkers=6).checkers_on_board(B) == 1 for r in captured)
 
 
 def test_catch_me_own_checker_carries_on_to_the_next_free_point() -> None:
     """"Wird ein Feld erreicht, dass von einem eigenen Stein besetzt ist, zieht der Stein zum
     nächsten Feld, das entweder frei oder vom Gegner besetzt ist." """
-    # 19 + 2 = 21 and 22 are White's own: the checker goes on to 23, which is free.
-    found = results("catch-me", "W 19:1 21:1 22:1 bar:3 | B 3:1 bar:5", W, "1-1")
-    assert "W 21:1 22:1 23:1 bar:3 | B 3:1 bar:5" in found
+    # 23 - 2 = 21 and 20 are White's own: the checker goes on to 19, which is free.
+    found = results("catch-me", "W 20:1 21:1 23:1 bar:3 | B 3:1 bar:5", W, "1-1")
+    assert "W 19:1 20:1 21:1 bar:3 | B 3:1 bar:5" in found
 
 
 def test_catch_me_the_track_is_a_ring() -> None:
-    """"Das Spiel geht immer über die Ränder hinaus im Kreis." White from 24 with 6-3 lands on 9."""
-    found = results("catch-me", "W 10:1 24:1 bar:4 | B 12:1 bar:5", W, "6-3")
-    assert "W 9:1 10:1 bar:4 | B 12:1 bar:5" in found
+    """"Das Spiel geht immer über die Ränder hinaus im Kreis." White from 2 with 6-3 lands on 17."""
+    found = results("catch-me", "W 2:1 10:1 bar:4 | B 12:1 bar:5", W, "6-3")
+    assert "W 10:1 17:1 bar:4 | B 12:1 bar:5" in found
 
 
 def test_catch_me_the_player_without_checkers_loses() -> None:
     """"bis ein Spieler keine Steine mehr besitzt. Dann hat sein Gegner gewonnen." """
-    g = rolled("catch-me", "W 3:1 10:1 bar:4 | B 12:1 bar:5", W, "1-1")
-    end = g.play(W, "15/13*")  # White's own 15 is point 10; two points on lands on Black's 12
+    g = rolled("catch-me", "W 14:1 20:1 bar:4 | B 12:1 bar:5", W, "1-1")
+    end = g.play(W, "14/12*")
     assert end.is_over and end.result is not None and end.result.winner is W
 
 
@@ -76,16 +83,18 @@ def test_catch_me_the_last_checker_jumps_from_corner_to_corner() -> None:
     zieht sofort auf das nächste Eckfeld ... Künftig zieht der Spieler mit einer 1 zum nächsten,
     mit einer 6 zum übernächsten Eckfeld." """
     assert corner_ahead(10, 1, downwards=True) == 1 and corner_ahead(10, 2, downwards=True) == 24
-    # White (travelling up) takes Black's checker on 14; Black's last, on 5, jumps at once to
-    # its next corner down the board, point 1.
-    found = results("catch-me", "W 11:1 20:1 bar:4 | B 14:1 5:1 bar:4", W, "2-1")
-    assert found == {"W 14:1 20:1 bar:4 | B 1:1 bar:5", "W 11:1 23:1 bar:4 | B 14:1 5:1 bar:4"}
-    # From 13, a 6 takes Black's last checker to the corner after next (1), a 1 to the next (12).
+    # White (travelling down) takes Black's checker on 1; Black's last, on 5, jumps at once to
+    # its next corner up the board, point 12.
+    found = results("catch-me", "W 10:1 20:1 bar:4 | B 5:1 1:1 bar:4", W, "6-3")
+    assert found == {"W 1:1 20:1 bar:4 | B 12:1 bar:5", "W 10:1 11:1 bar:4 | B 5:1 1:1 bar:4"}
+    # Black travels up: from 13 a 6 goes to the corner after next (1), a 1 to the next (24).
     lone = "W 5:1 15:1 bar:4 | B 13:1 bar:5"
     assert results("catch-me", lone, B, "6-3") == {"W 5:1 15:1 bar:4 | B 1:1 bar:5"}
     assert results("catch-me", lone, B, "6-1") == {
-        "W 5:1 15:1 bar:4 | B 1:1 bar:5", "W 5:1 15:1 bar:4 | B 12:1 bar:5"
+        "W 5:1 15:1 bar:4 | B 1:1 bar:5", "W 5:1 15:1 bar:4 | B 24:1 bar:5"
     }
+    # A last checker moves only with 1-1 or 6-6; other doubles just roll again.
+    assert plays("catch-me", lone, B, "3-3") == {""}
 
 
 # -- Doubletten -----------------------------------------------------------------------

@@ -304,3 +304,13 @@ def test_puff_gammons_count_on_puffs_own_home_board() -> None:
     gammon = rolled("puff", "W 1:1 off:14 | B 20:15", W, "2-1")
     end = gammon.play(W, next(iter(gammon.legal_plays())))
     assert end.result is not None and end.result.points == 2
+
+
+def test_russian_puff_keeps_puffs_two_checkers_while_entering() -> None:
+    """As Puff: "Dabei müssen beide Würfel auf 2 Steine verteilt werden" until all are in; Russian
+    Puff only adds the choice to move instead of entering."""
+    found = plays("russian-puff", "W 23:1 21:1 pool:13 | B pool:15", W, "4-2")
+    # 21 → 19 → 15 can only be one checker using both dice: not while checkers wait to enter.
+    # ("23/17" and "in/19" remain: written as one path, they are two checkers' moves.)
+    assert "21/15" not in found
+    assert "in/23 in/21" in found and "23/17" in found

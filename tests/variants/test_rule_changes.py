@@ -285,3 +285,17 @@ def test_the_roller_rolls_twice_each_turn_doubles_included() -> None:
     g = g.roll_dice(B, Roll(3, 3))
     g = g.play(B, next(iter(g.legal_plays())))
     assert g.phase is Phase.ON_ROLL and g.turn is W
+
+
+def test_the_roller_rolls_again_even_when_the_first_roll_is_lost() -> None:
+    """"Der andere Spieler darf im Gegenzug 2x regulär nacheinander würfeln und ziehen." A first
+    roll that cannot be entered does not cost the second."""
+    g = game("double-vs-free-choice", "W 19:2 20:2 21:2 22:2 23:2 24:2 12:3 | B bar:1 13:14", B)
+    g = g.roll_dice(B, Roll(6, 5)).play(B, "")
+    assert g.asks is Ask.ROLL and g.turn is B
+
+
+def test_shared_track_games_score_backgammons_only_from_the_bar_or_pool() -> None:
+    """Both players' home is 19..24 in Straight: a loser at home is gammoned, not backgammoned."""
+    end = rolled("straight", "W 24:1 off:14 | B 19:15", W, "3-1").play(W, "1/off")
+    assert end.result is not None and end.result.kind is ResultKind.GAMMON
