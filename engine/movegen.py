@@ -18,11 +18,8 @@ from engine.notation import parse_move
 from engine.play import Play
 from engine.player import Player
 from engine.position import REL_BAR, REL_OFF, REL_OPP_BAR, Position, RelativeBoard
-from engine.rules import STANDARD_RULES, Rules, hop
+from engine.rules import STANDARD_RULES, Reached, Rules, hop
 from engine.step import POOL, Step
-
-# A reached board and one way to reach it: the flat path (start, die, start, die, ...).
-_Reached = dict[RelativeBoard, tuple[int, ...]]
 
 
 def _sources(board: RelativeBoard, die: int, ceiling: int = REL_BAR) -> list[int]:
@@ -64,9 +61,9 @@ def _outside(board: RelativeBoard) -> int:
     return sum(c for c in board[7:26] if c > 0)
 
 
-def _non_double(board: RelativeBoard, high: int, low: int) -> _Reached:
-    both: _Reached = {}
-    single: dict[RelativeBoard, tuple[int, ...]] = {}
+def _non_double(board: RelativeBoard, high: int, low: int) -> Reached:
+    both: Reached = {}
+    single: Reached = {}
     # With a checker on the bar, or bearing off in reach, every step can change
     # what the other die may do; otherwise only the two points it touched can.
     simple = not board[REL_BAR] and _outside(board) > 1
@@ -92,15 +89,15 @@ def _non_double(board: RelativeBoard, high: int, low: int) -> _Reached:
     return _maximal(single, high)
 
 
-def _maximal(single: dict[RelativeBoard, tuple[int, ...]], high: int) -> _Reached:
+def _maximal(single: Reached, high: int) -> Reached:
     """When only one die can be played: the higher one wherever either could be."""
     if any(path[1] == high for path in single.values()):
         return {b: path for b, path in single.items() if path[1] == high}
     return single
 
 
-def _double(board: RelativeBoard, die: int) -> _Reached:
-    reached: list[_Reached] = [{board: ()}, {}, {}, {}, {}]
+def _double(board: RelativeBoard, die: int) -> Reached:
+    reached: list[Reached] = [{board: ()}, {}, {}, {}, {}]
 
     # Steps are taken from non-increasing start points: any legal order of a
     # double can be sorted that way (moving a lower checker never opens a
@@ -119,7 +116,7 @@ def _double(board: RelativeBoard, die: int) -> _Reached:
     return next(level for level in reversed(reached) if level)
 
 
-def generate(board: RelativeBoard, roll: Roll) -> _Reached:
+def generate(board: RelativeBoard, roll: Roll) -> Reached:
     """Every distinct final board reachable with ``roll``, each with one path reaching it."""
     if roll.is_double:
         return _double(board, roll.first)
@@ -142,7 +139,7 @@ class StandardMoves:
     #: The standard game uses only the first 27 slots of a relative board (see Position.to_relative).
     compact = True
 
-    def generate(self, board: RelativeBoard) -> _Reached:
+    def generate(self, board: RelativeBoard) -> Reached:
         return generate(board, self.roll)
 
     def replay(self, board: RelativeBoard, path: tuple[int, ...]) -> tuple[Step, ...]:
@@ -165,7 +162,7 @@ class Moves(Protocol):
     @property
     def label(self) -> str: ...
 
-    def generate(self, board: RelativeBoard) -> dict[RelativeBoard, tuple[int, ...]]: ...
+    def generate(self, board: RelativeBoard) -> Reached: ...
 
     def replay(self, board: RelativeBoard, path: tuple[int, ...]) -> tuple[Step, ...]: ...
 
@@ -190,10 +187,10 @@ class LegalPlays:
         self.moves = moves
         self._track = moves.rules.track(player)
         self._board = position.to_relative(player, self._track, compact=getattr(moves, "compact", False))
-        self._reached: dict[RelativeBoard, tuple[int, ...]] | None = None
+        self._reached: Reached | None = None
         self._plays: dict[Position, Play] | None = None
 
-    def _boards(self) -> dict[RelativeBoard, tuple[int, ...]]:
+    def _boards(self) -> Reached:
         """The distinct result boards; the cheap part, enough for counting."""
         if self._reached is None:
             self._reached = self.moves.generate(self._board)

@@ -219,7 +219,9 @@ def options(
 
 # -- a whole stage -------------------------------------------------------------------
 
-# A reached board and one way to reach it: the flat path (start, die, end, start, die, end, ...).
+#: Each distinct board a play reaches, with one flat path to it that the generator's own
+#: ``replay`` understands: (start, die, ...) pairs in the standard generator, (start, die,
+#: end, ...) triples here.
 Reached = dict[RelativeBoard, tuple[int, ...]]
 
 
