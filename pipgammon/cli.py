@@ -23,6 +23,8 @@ from engine.selfplay import self_play
 from engine.turn import Ask
 from engine.variants import VARIANTS, Variant, find_variant
 from pipgammon import __version__
+from pipgammon.vision_cli import VisionUsageError
+from pipgammon.vision_cli import add_commands as add_vision_commands
 
 EXIT_BAD_INPUT = 2
 
@@ -244,6 +246,7 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--opening", choices=[r.value for r in OpeningRule],
                           default=OpeningRule.ONE_DIE_EACH.value)
     selfplay.set_defaults(run=cmd_selfplay)
+    add_vision_commands(sub)
     return parser
 
 
@@ -252,7 +255,7 @@ def main(argv: Sequence[str] | None = None, out: IO[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         return int(args.run(args, out))
-    except (UsageError, EngineError) as err:
+    except (UsageError, EngineError, VisionUsageError) as err:
         print(f"pipgammon: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:

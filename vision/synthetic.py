@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.player import Player
-from engine.position import Position
+from engine.position import CHECKERS, Position
 from vision.geometry import BoardGeometry, FloatArray
 
 Image = npt.NDArray[np.uint8]
@@ -60,6 +60,7 @@ class Style:
     blur: float
     jpeg: int
     hand: bool
+    sun: float = 135.0  # degrees: where the lamp stands, seen from above the canonical board
 
     @classmethod
     def random(cls, rng: random.Random, *, hand: bool | None = None) -> Style:
@@ -84,6 +85,7 @@ class Style:
             blur=rng.choice((0.0, 0.0, 0.6, 1.0, 1.4)),
             jpeg=rng.randint(45, 95),
             hand=(rng.random() < 0.15) if hand is None else hand,
+            sun=rng.uniform(0, 360),
         )
 
     @classmethod
@@ -141,19 +143,33 @@ def _wood(rng: random.Random, shape: tuple[int, int], colour: BGR) -> Image:
     return texture
 
 
-def _draw_checker(image: Image, centre: tuple[float, float], radius: float, colour: BGR, rng: random.Random,
-                  raised: bool = False) -> None:
+def _drop_shadow(image: Image, centre: tuple[float, float], radius: float, strength: float) -> None:
     x, y = centre
-    x += rng.uniform(-3, 3)
-    y += rng.uniform(-3, 3)
+    pad = int(radius * 1.6)
+    x0, y0 = max(0, int(x) - pad), max(0, int(y) - pad)
+    x1, y1 = min(image.shape[1], int(x) + pad), min(image.shape[0], int(y) + pad)
+    if x1 <= x0 or y1 <= y0:
+        return
+    mask = np.zeros((y1 - y0, x1 - x0), np.float32)
+    cv2.circle(mask, (round((x - x0) * 16), round((y - y0) * 16)), round(radius * 16), 1.0, -1, cv2.LINE_AA, 4)
+    mask = cv2.GaussianBlur(mask, (0, 0), radius * 0.12)
+    region = image[y0:y1, x0:x1].astype(np.float32)
+    image[y0:y1, x0:x1] = (region * (1 - strength * mask)[:, :, None]).astype(np.uint8)
+
+
+def _draw_checker(image: Image, centre: tuple[float, float], radius: float, colour: BGR,
+                  shadow: tuple[float, float]) -> None:
+    x, y = centre
     scale = 16  # sub-pixel precision for cv2's fixed-point drawing
     c = (round(x * scale), round(y * scale))
     r = round(radius * scale)
-    if raised:
-        # A checker lying on another: a soft shadow ring shows where it sits.
-        cv2.circle(image, (c[0] + 5 * scale, c[1] + 5 * scale), r, (20, 20, 20), -1, cv2.LINE_AA, 4)
     rim = tuple(max(0, int(v * 0.72)) for v in colour)
     cv2.circle(image, c, r, rim, -1, cv2.LINE_AA, 4)
+    # The bevel catches the light on the side facing it.
+    lit = tuple(min(255, int(v * 1.15) + 10) for v in colour)
+    angle = math.degrees(math.atan2(-shadow[1], -shadow[0]))
+    cv2.ellipse(image, c, (r, r), angle, -60, 60, lit, max(1, round(radius * 0.06)),
+                cv2.LINE_AA, 4)
     cv2.circle(image, c, round(radius * 0.9 * scale), colour, -1, cv2.LINE_AA, 4)
     groove = tuple(max(0, int(v * 0.85)) for v in colour)
     cv2.circle(image, c, round(radius * 0.55 * scale), groove, max(1, round(radius * 0.05)), cv2.LINE_AA, 4)
@@ -178,21 +194,34 @@ def draw_board(position: Position, style: Style, rng: random.Random) -> Image:
     bar = _shade(style.wood, 0.75)
     cv2.rectangle(canvas, (int(ox + bx0), int(oy + by0)), (int(ox + bx1), int(oy + by1)), bar, -1)
     radius = g.checker / 2 * 0.97
+    # (centre, colour, raised) of every checker, in the order they are laid down.
+    placed: list[tuple[tuple[float, float], BGR, bool]] = []
     for point in range(1, 25):
         count = position.at(point)
         colour = style.checkers[0] if count > 0 else style.checkers[1]
         n = abs(count)
         for slot in range(min(n, 5)):
             cx, cy = g.slot_centre(point, slot)
-            _draw_checker(canvas, (cx + ox, cy + oy), radius, colour, rng)
+            placed.append(((cx + ox + rng.uniform(-3, 3), cy + oy + rng.uniform(-3, 3)), colour, False))
         for slot in range(n - 5):
             cx, cy = g.slot_centre(point, slot % 5)
-            _draw_checker(canvas, (cx + ox + 8, cy + oy + 8), radius, colour, rng, raised=True)
+            placed.append(((cx + ox + 8, cy + oy + 8), colour, True))
     for player, top in ((Player.WHITE, True), (Player.BLACK, False)):
         colour = style.checkers[player]
         for slot in range(position.bar[player]):
             cx, cy = g.bar_slot(top, slot % 4)
-            _draw_checker(canvas, (cx + ox, cy + oy), radius, colour, rng, raised=slot >= 4)
+            placed.append(((cx + ox + rng.uniform(-3, 3), cy + oy + rng.uniform(-3, 3)), colour, slot >= 4))
+    # A wooden disc ~9 mm thick casts a soft shadow away from the lamp; shadows fall on the board
+    # first, then on the layer below a raised checker.
+    sun = math.radians(style.sun)
+    shadow = (-math.cos(sun) * radius * 0.16, -math.sin(sun) * radius * 0.16)
+    for layer in (False, True):
+        for (cx, cy), colour, raised in placed:
+            if raised is layer:
+                _drop_shadow(canvas, (cx + shadow[0], cy + shadow[1]), radius, 0.55 if raised else 0.4)
+        for (cx, cy), colour, raised in placed:
+            if raised is layer:
+                _draw_checker(canvas, (cx, cy), radius, colour, shadow)
     # Borne-off checkers stand on edge in the tray: thin bars.
     tray_x = ox + g.width + BORDER
     for player in Player:
@@ -327,3 +356,34 @@ def render(
         frame = np.asarray(decoded, np.uint8)
     stacked = any(abs(position.at(p)) > 5 for p in range(1, 25))
     return frame, Truth(position, corners, style.mirror, occluded, stacked)
+
+
+def random_scene(rng: random.Random, most: int = 5) -> Position:
+    """A position as it may stand mid-game, at most ``most`` checkers a point and four per side on the bar.
+
+    Not necessarily reachable in play: vision must read any board it is shown.
+    """
+    while True:
+        points = [0] * 24
+        order = list(range(24))
+        rng.shuffle(order)
+        owned = (order[: rng.randint(2, 9)], order[12 : 12 + rng.randint(2, 9)])
+        text = []
+        for side, (points_owned, sign) in enumerate(zip(owned, (1, -1))):
+            off = rng.choice((0, 0, 0, rng.randint(1, 10)))
+            bar = rng.choice((0, 0, 0, 1, 2, rng.randint(0, 4)))
+            left = CHECKERS - off - bar
+            room = sum(most for _ in points_owned)
+            if left > room:
+                break
+            while left:
+                point = rng.choice(points_owned)
+                if abs(points[point]) < most:
+                    points[point] += sign
+                    left -= 1
+            text.append((bar, off))
+        else:
+            white = " ".join(f"{p + 1}:{c}" for p, c in enumerate(points) if c > 0)
+            black = " ".join(f"{p + 1}:{-c}" for p, c in enumerate(points) if c < 0)
+            (wbar, woff), (bbar, boff) = text
+            return Position.from_text(f"W {white} bar:{wbar} off:{woff} | B {black} bar:{bbar} off:{boff}")

@@ -1,0 +1,172 @@
+"""Measure the checker reader on seeded synthetic set-ups: accuracy, occlusion and speed.
+
+    python bench/vision.py [--setups 30] [--frames 10] [--seed 2000000] [--jobs 2]
+
+Each set-up is a board, colours, a camera mount and a lamp (seeds from 2,000,000
+up: neither the tests nor the slot model's training use them).  It is
+calibrated like a user would: the outline found automatically in a frame of
+the starting position, then ``calibrate``.  Then it shows ``--frames`` frames
+under changing light: scenes with up to five checkers a point, one scene with
+a second layer on some points, and one with a hand over the board.  Printed:
+
+* calibrations that succeeded;
+* exact frames (all 24 points and the bar right) among frames with up to five a point;
+* per-point accuracy, and bar accuracy;
+* stacked frames whose single layer and flags are right;
+* hands reported ``occluded``, and frames without a hand wrongly reported ``occluded``;
+* median and p95 ms per frame (``read`` alone, image already decoded) at 1280x960 and 2028x1520.
+
+Targets (issue 4): >= 99 % exact frames, median <= 10 ms at 1280x960 on one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import random
+import statistics
+import sys
+from multiprocessing import Pool
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")  # one core per worker, as on a busy Pi
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from engine.position import Position  # noqa: E402
+from vision import synthetic  # noqa: E402
+from vision.calibration import CalibrationError, calibrate  # noqa: E402
+from vision.outline import OutlineError, find_corners  # noqa: E402
+from vision.reading import read  # noqa: E402
+
+cv2.setNumThreads(1)
+
+
+@dataclasses.dataclass
+class Tally:
+    setups: int = 0
+    calibrated: int = 0
+    failures: list[str] = dataclasses.field(default_factory=list)
+    frames: int = 0
+    exact: int = 0
+    points: int = 0
+    points_right: int = 0
+    bars_right: int = 0
+    stacked: int = 0
+    stacked_right: int = 0
+    hands: int = 0
+    hands_caught: int = 0
+    false_occluded: int = 0
+    clear_frames: int = 0
+    ms: list[float] = dataclasses.field(default_factory=list)
+    wrong: list[str] = dataclasses.field(default_factory=list)
+
+    def add(self, other: Tally) -> None:
+        for field in dataclasses.fields(self):
+            mine, theirs = getattr(self, field.name), getattr(other, field.name)
+            setattr(self, field.name, mine + theirs)
+
+
+def one_setup(args: tuple[int, int, tuple[int, int]]) -> Tally:
+    seed, frames, size = args
+    tally = Tally(setups=1)
+    rng = random.Random(seed)
+    style = synthetic.Style.random(rng, hand=False)
+    mount = synthetic.camera(style, rng, size)
+    image, _ = synthetic.render(Position.start(), rng, size=size, style=style, mount=mount)
+    try:
+        calibration = calibrate(image, find_corners(image))
+    except (OutlineError, CalibrationError) as err:
+        tally.failures.append(f"seed {seed}: {err}")
+        return tally
+    tally.calibrated = 1
+    for index in range(frames):
+        hand = index == frames - 1
+        stacked = index == frames - 2
+        lit = dataclasses.replace(style, brightness=style.brightness * rng.uniform(0.85, 1.15), hand=hand)
+        position = synthetic.random_scene(rng, most=7 if stacked else 5)
+        frame, truth = synthetic.render(position, rng, size=size, style=lit, mount=mount)
+        reading = read(frame, calibration)
+        tally.ms.append(reading.ms)
+        if hand:
+            if truth.occluded:
+                tally.hands += 1
+                tally.hands_caught += reading.status == "occluded"
+            continue
+        tally.clear_frames += 1
+        if reading.status != "ok":
+            tally.false_occluded += 1
+            tally.wrong.append(f"seed {seed} frame {index}: {reading.status} ({reading.reason})")
+            if not stacked:
+                tally.frames += 1
+                tally.points += 24
+            continue
+        seen = [min(abs(c), 5) * (1 if c > 0 else -1) for c in (position.at(p) for p in range(1, 25))]
+        bar_right = reading.bar == (min(position.bar[0], 4), min(position.bar[1], 4))
+        right = [reading.points[p] == seen[p] for p in range(24)]
+        if stacked:
+            tally.stacked += 1
+            flagged = {p + 1 for p in range(24) if abs(position.at(p + 1)) > 5}
+            tally.stacked_right += all(right) and bar_right and flagged <= set(reading.stacked)
+            continue
+        tally.frames += 1
+        tally.points += 24
+        tally.points_right += sum(right)
+        tally.bars_right += bar_right
+        if all(right) and bar_right:
+            tally.exact += 1
+        else:
+            bad = [p + 1 for p in range(24) if not right[p]]
+            tally.wrong.append(f"seed {seed} frame {index}: points {bad} read "
+                               f"{[reading.points[p - 1] for p in bad]}, truth {[seen[p - 1] for p in bad]}"
+                               + ("" if bar_right else f"; bar {reading.bar} truth {position.bar}"))
+    return tally
+
+
+def run(setups: int, frames: int, seed: int, size: tuple[int, int], jobs: int) -> Tally:
+    total = Tally()
+    with Pool(jobs) as pool:
+        for tally in pool.imap_unordered(one_setup, [(seed + i, frames, size) for i in range(setups)]):
+            total.add(tally)
+    return total
+
+
+def percent(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.2f} % ({part}/{whole})" if whole else "n/a"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--setups", type=int, default=30)
+    parser.add_argument("--frames", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=2_000_000)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--hq-setups", type=int, default=6, help="set-ups also run at 2028x1520")
+    args = parser.parse_args()
+    results = {}
+    for size, setups in (((1280, 960), args.setups), ((2028, 1520), args.hq_setups)):
+        if setups:
+            results[size] = run(setups, args.frames, args.seed, size, args.jobs)
+    for size, t in results.items():
+        print(f"== {size[0]}x{size[1]}: {t.setups} set-ups, {t.setups * args.frames} frames")
+        print(f"calibrated           {percent(t.calibrated, t.setups)}")
+        print(f"exact frames (<=5)   {percent(t.exact, t.frames)}")
+        print(f"points right         {percent(t.points_right, t.points)}")
+        print(f"bar right            {percent(t.bars_right, t.frames)}")
+        print(f"stacked frames right {percent(t.stacked_right, t.stacked)}")
+        print(f"hands -> occluded    {percent(t.hands_caught, t.hands)}")
+        print(f"clear -> occluded    {percent(t.false_occluded, t.clear_frames)}")
+        if t.ms:
+            ms = sorted(t.ms)
+            print(f"ms per frame         median {statistics.median(ms):.2f}, p95 {ms[int(0.95 * (len(ms) - 1))]:.2f}")
+        for line in t.failures + t.wrong[:12]:
+            print("  " + line)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

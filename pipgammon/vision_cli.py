@@ -1,0 +1,119 @@
+"""The camera commands: ``calibrate`` and ``read`` (CONTRACT.md, "Vision").
+
+OpenCV is imported only when one of them runs, so the rules commands stay quick.
+Every fault in an image, a calibration file or the corners becomes one
+:class:`UsageError` line naming the file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+
+
+class VisionUsageError(ValueError):
+    """Bad input to a camera command; the message is printed as is."""
+
+
+def parse_corners(text: str) -> np.ndarray:
+    """``TLx,TLy,TRx,TRy,BRx,BRy,BLx,BLy`` as a (4, 2) array."""
+    parts = text.replace(" ", "").split(",")
+    try:
+        values = [float(p) for p in parts]
+    except ValueError as err:
+        raise VisionUsageError(f"--corners: {text!r} is not 8 numbers separated by commas") from err
+    if len(values) != 8 or not all(np.isfinite(values)):
+        raise VisionUsageError(f"--corners: want 8 numbers TLx,TLy,TRx,TRy,BRx,BRy,BLx,BLy, got {len(values)}")
+    corners = np.array(values, np.float64).reshape(4, 2)
+    area = 0.5 * abs(sum(corners[i, 0] * corners[(i + 1) % 4, 1] - corners[(i + 1) % 4, 0] * corners[i, 1]
+                         for i in range(4)))
+    if area < 100:
+        raise VisionUsageError("--corners: the four corners enclose no area; give them round the board")
+    return corners
+
+
+def cmd_calibrate(args: argparse.Namespace, out: IO[str]) -> int:
+    from vision.calibration import CalibrationError, calibrate
+    from vision.images import ImageError, load
+    from vision.outline import OutlineError, find_corners
+
+    try:
+        frame = load(Path(args.image))
+        corners = parse_corners(args.corners) if args.corners else find_corners(frame)
+        calibration = calibrate(frame, corners)
+    except ImageError as err:
+        raise VisionUsageError(str(err)) from err
+    except (OutlineError, CalibrationError) as err:
+        raise VisionUsageError(f"{args.image}: {err}") from err
+    try:
+        Path(args.output).write_text(calibration.to_json() + "\n")
+    except OSError as err:
+        raise VisionUsageError(f"{args.output}: cannot write the calibration ({err.strerror})") from err
+    tl, tr, br, bl = (f"({x:.0f}, {y:.0f})" for x, y in calibration.corners)
+    print(f"calibrated {args.image}: playing area TL {tl}, TR {tr}, BR {br}, BL {bl} "
+          f"(point 13 at TL, point 1 at BR); saved {args.output}", file=out)
+    return 0
+
+
+def cmd_read(args: argparse.Namespace, out: IO[str]) -> int:
+    from vision.calibration import Calibration, CalibrationError
+    from vision.corners import read_corners
+    from vision.images import ImageError, load
+    from vision.reading import Reading, read
+
+    if bool(args.calibration) == bool(args.corners):
+        raise VisionUsageError("read: give exactly one of --calibration FILE or --corners ...")
+    calibration = None
+    corners = None
+    if args.calibration:
+        try:
+            calibration = Calibration.from_json(Path(args.calibration).read_text())
+        except OSError as err:
+            raise VisionUsageError(f"{args.calibration}: cannot read it ({err.strerror})") from err
+        except CalibrationError as err:
+            raise VisionUsageError(f"{args.calibration}: {err}") from err
+    else:
+        corners = parse_corners(args.corners)
+    for name in args.images:
+        try:
+            frame = load(Path(name))
+        except ImageError as err:
+            raise VisionUsageError(str(err)) from err
+        reading: Reading = read(frame, calibration) if calibration is not None else read_corners(frame, corners)
+        # Dice and the cube are read by Vision II; until then the keys say "not read", not "none".
+        entry: dict[str, Any] = {"image": name, **reading.to_json(), "dice": None, "cube": None}
+        if args.json:
+            print(json.dumps(entry), file=out, flush=True)
+        else:
+            print(_describe(entry), file=out, flush=True)
+    return 0
+
+
+def _describe(entry: dict[str, Any]) -> str:
+    if entry["status"] != "ok":
+        return f"{entry['image']}: {entry['status']} - {entry.get('reason', '')}"
+    points = " ".join(f"{p}:{c:+d}" for p, c in enumerate(entry["points"], 1) if c)
+    bar = entry["bar"]
+    return f"{entry['image']}: {points}  bar W{bar['white']} B{bar['black']}  ({entry['ms']:.1f} ms)"
+
+
+def add_commands(sub: Any) -> None:
+    calibrate = sub.add_parser("calibrate", help="learn the board from a frame of the starting position")
+    calibrate.add_argument("image")
+    calibrate.add_argument("-o", "--output", required=True, metavar="CALIBRATION.json")
+    calibrate.add_argument("--corners", metavar="TLx,TLy,TRx,TRy,BRx,BRy,BLx,BLy",
+                           help="the playing area's corners in any order round the board, if the outline "
+                           "is not found by itself")
+    calibrate.set_defaults(run=cmd_calibrate)
+
+    read = sub.add_parser("read", help="read the checkers in frames")
+    read.add_argument("images", nargs="+", metavar="IMAGE")
+    read.add_argument("--calibration", metavar="CALIBRATION.json")
+    read.add_argument("--corners", metavar="TLx,TLy,TRx,TRy,BRx,BRy,BLx,BLy",
+                      help="no calibration: the playing area's corners, point 13 at TL, point 1 at BR")
+    read.add_argument("--json", action="store_true", help="one JSON object per image and line")
+    read.set_defaults(run=cmd_read)

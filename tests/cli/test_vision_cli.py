@@ -1,0 +1,80 @@
+"""``pipgammon calibrate`` and ``pipgammon read`` as CONTRACT.md describes them."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from pathlib import Path
+
+import cv2
+import pytest
+
+from engine.position import Position
+from pipgammon.cli import main
+from vision import synthetic
+
+SCENE = Position.from_text("W 2:3 4:2 6:4 9:1 18:2 bar:1 off:2 | B 24:2 22:3 20:5 14:1 11:2 bar:2")
+
+
+def run(args: list[str]) -> tuple[int, str]:
+    out = io.StringIO()
+    return main(args, out), out.getvalue()
+
+
+@pytest.fixture(scope="module")
+def board(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, list[float]]:
+    folder = tmp_path_factory.mktemp("board")
+    rng = random.Random(41)
+    style = synthetic.Style.random(rng, hand=False)
+    mount = synthetic.camera(style, rng)
+    start, _ = synthetic.render(Position.start(), rng, style=style, mount=mount)
+    scene, truth = synthetic.render(SCENE, rng, style=style, mount=mount)
+    cv2.imwrite(str(folder / "start.jpg"), start, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    cv2.imwrite(str(folder / "scene.png"), scene)
+    return folder / "start.jpg", folder / "scene.png", [float(v) for v in truth.corners.reshape(-1)]
+
+
+def test_calibrate_then_read(board: tuple[Path, Path, list[float]], tmp_path: Path) -> None:
+    start, scene, _ = board
+    calibration = tmp_path / "cal.json"
+    status, text = run(["calibrate", str(start), "-o", str(calibration)])
+    assert status == 0 and "saved" in text
+    status, text = run(["read", "--calibration", str(calibration), str(scene), str(start), "--json"])
+    assert status == 0
+    first, second = (json.loads(line) for line in text.splitlines())
+    assert first["image"] == str(scene) and first["status"] == "ok"
+    assert first["points"] == [SCENE.at(p) for p in range(1, 25)]
+    assert first["bar"] == {"white": 1, "black": 2} and first["off"] == {"white": 2, "black": 0}
+    assert set(first) >= {"image", "status", "points", "bar", "off", "dice", "cube", "ms"}
+    assert second["points"] == [Position.start().at(p) for p in range(1, 25)]
+
+
+def test_read_with_corners(board: tuple[Path, Path, list[float]]) -> None:
+    _, scene, corners = board
+    status, text = run(["read", "--corners", ",".join(f"{v:.1f}" for v in corners), str(scene), "--json"])
+    assert status == 0
+    entry = json.loads(text)
+    assert entry["status"] == "ok" and len(entry["points"]) == 24
+
+
+@pytest.mark.parametrize("args, message", [
+    (["read", "--corners", "1,2,3", "x.jpg"], "want 8 numbers"),
+    (["read", "--corners", "a,b,c,d,e,f,g,h", "x.jpg"], "not 8 numbers"),
+    (["read", "x.jpg"], "exactly one of"),
+    (["read", "--calibration", "/nonexistent/cal.json", "x.jpg"], "cannot read"),
+    (["calibrate", "/nonexistent/start.jpg", "-o", "/tmp/x.json"], "no such file"),
+])
+def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(args, io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_a_frame_that_is_not_the_start_is_refused(board: tuple[Path, Path, list[float]], tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    _, scene, _ = board
+    assert main(["calibrate", str(scene), "-o", str(tmp_path / "c.json")], io.StringIO()) == 2
+    assert str(scene) in capsys.readouterr().err
+    assert not (tmp_path / "c.json").exists()

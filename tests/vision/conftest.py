@@ -1,0 +1,49 @@
+"""Set-ups shared by the vision tests: a board, a mount and its calibration (seeds below 1,000)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+
+from engine.position import Position
+from vision import synthetic
+from vision.calibration import Calibration, calibrate
+from vision.outline import find_corners
+
+
+@dataclasses.dataclass
+class Setup:
+    rng: random.Random
+    style: synthetic.Style
+    mount: np.ndarray
+    start: np.ndarray
+    calibration: Calibration
+
+    def frame(self, position: Position, **changes: object) -> tuple[np.ndarray, synthetic.Truth]:
+        style = dataclasses.replace(self.style, **changes) if changes else self.style
+        return synthetic.render(position, self.rng, style=style, mount=self.mount)
+
+
+def make_setup(seed: int, **style_changes: object) -> Setup:
+    rng = random.Random(seed)
+    style = dataclasses.replace(synthetic.Style.random(rng, hand=False), **style_changes)
+    mount = synthetic.camera(style, rng)
+    start, _ = synthetic.render(Position.start(), rng, style=style, mount=mount)
+    return Setup(rng, style, mount, start, calibrate(start, find_corners(start)))
+
+
+@pytest.fixture(scope="session")
+def setup_factory() -> Callable[..., Setup]:
+    cache: dict[tuple[int, tuple[tuple[str, object], ...]], Setup] = {}
+
+    def get(seed: int, **changes: object) -> Setup:
+        key = (seed, tuple(sorted(changes.items())))
+        if key not in cache:
+            cache[key] = make_setup(seed, **changes)
+        return cache[key]
+
+    return get

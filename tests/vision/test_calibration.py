@@ -1,0 +1,80 @@
+"""Calibration: the outline found alone, the numbering in every rotation and mirror, and refusals."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+
+from engine.position import Position
+from tests.vision.conftest import Setup
+from vision import synthetic
+from vision.calibration import Calibration, CalibrationError, calibrate
+from vision.outline import OutlineError, find_corners
+
+
+@pytest.mark.parametrize("mirror", [False, True], ids=["home-right", "home-left"])
+@pytest.mark.parametrize("quarter", range(4), ids=["0deg", "90deg", "180deg", "270deg"])
+def test_numbering_in_every_rotation_and_mirror_layout(quarter: int, mirror: bool) -> None:
+    """The corners come back in the numbering frame: point 13 at TL, point 1 at BR, whatever the turn."""
+    rng = random.Random(100 + quarter * 2 + mirror)
+    style = dataclasses.replace(synthetic.Style.random(rng, hand=False), rotation=90.0 * quarter + rng.uniform(-8, 8),
+                                mirror=mirror, tilt=rng.uniform(0, 20))
+    frame, truth = synthetic.render(Position.start(), rng, style=style)
+    calibration = calibrate(frame, find_corners(frame))
+    error = np.abs(calibration.corners - truth.corners).max()
+    assert error < 12, f"corners off by {error:.1f} px"
+
+
+def test_given_corners_in_any_order_find_the_same_numbering() -> None:
+    rng = random.Random(7)
+    frame, truth = synthetic.render(Position.start(), rng, style=synthetic.Style.random(rng, hand=False))
+    shuffled = truth.corners[[2, 3, 0, 1]][::-1]  # half a turn, then mirrored: still round the board
+    calibration = calibrate(frame, shuffled)
+    assert np.abs(calibration.corners - truth.corners).max() < 1e-6
+
+
+def test_a_calibration_survives_its_json(setup_factory: Callable[..., Setup]) -> None:
+    calibration = setup_factory(11).calibration
+    again = Calibration.from_json(calibration.to_json())
+    assert np.allclose(again.corners, calibration.corners, atol=0.01)
+    assert again.frame_size == calibration.frame_size
+    assert np.allclose(again.templates.looks, calibration.templates.looks)
+
+
+@pytest.mark.parametrize("text, reason", [
+    ("not json", "not JSON"),
+    ('{"version": 1}', "version 1"),
+    ('{"version": 2, "corners": [[0, 0]], "frame_size": [10, 10], "view_png": ""}', "corners"),
+    ('{"version": 2, "corners": [[0,0],[1,0],[1,1],[0,1]], "frame_size": [10, 10], "view_png": "aGVsbG8="}',
+     "view_png"),
+])
+def test_a_bad_calibration_file_says_what_is_wrong(text: str, reason: str) -> None:
+    with pytest.raises(CalibrationError, match=reason):
+        Calibration.from_json(text)
+
+
+def test_a_mid_game_frame_is_not_a_calibration() -> None:
+    rng = random.Random(21)
+    position = Position.from_text("W 1:2 12:4 17:3 19:4 20:2 | B 24:2 13:4 8:3 6:4 5:2")
+    frame, truth = synthetic.render(position, rng, style=synthetic.Style.random(rng, hand=False))
+    with pytest.raises((CalibrationError, OutlineError)):
+        calibrate(frame, truth.corners)
+
+
+def test_a_missing_checker_is_named() -> None:
+    rng = random.Random(22)
+    short = Position.from_text("W 1:2 12:5 17:3 19:4 off:1 | B 24:2 13:5 8:3 6:5")
+    frame, truth = synthetic.render(short, rng, style=synthetic.Style.random(rng, hand=False))
+    with pytest.raises(CalibrationError, match="point 19 slot 5"):
+        calibrate(frame, truth.corners)
+
+
+def test_a_frame_with_no_board_is_refused() -> None:
+    rng = random.Random(23)
+    table = synthetic._wood(rng, (960, 1280), (90, 120, 150))
+    with pytest.raises(OutlineError, match="no board"):
+        find_corners(table)

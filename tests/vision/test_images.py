@@ -1,0 +1,54 @@
+"""Loading stills: every broken file is refused with its name and the fault."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.images import ImageError, load
+
+
+def good_jpeg() -> bytes:
+    frame = np.full((480, 640, 3), 128, np.uint8)
+    cv2.circle(frame, (320, 240), 100, (20, 200, 20), -1)
+    return bytes(cv2.imencode(".jpg", frame)[1])
+
+
+def test_a_good_file_loads(tmp_path: Path) -> None:
+    path = tmp_path / "ok.jpg"
+    path.write_bytes(good_jpeg())
+    assert load(path).shape == (480, 640, 3)
+
+
+@pytest.mark.parametrize("name, content, reason", [
+    ("empty.jpg", b"", "empty"),
+    ("noise.jpg", bytes(range(256)) * 40, "not an image"),
+    ("cut.jpg", None, "truncated"),
+    ("cut.png", None, "truncated"),
+])
+def test_broken_files_say_what_is_wrong(tmp_path: Path, name: str, content: bytes | None, reason: str) -> None:
+    if content is None:
+        if name.endswith(".png"):
+            whole = bytes(cv2.imencode(".png", np.zeros((400, 400, 3), np.uint8))[1])
+        else:
+            whole = good_jpeg()
+        content = whole[: len(whole) * 2 // 3]
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(ImageError, match=reason) as caught:
+        load(path)
+    assert name in str(caught.value)
+
+
+def test_missing_files_directories_and_thumbnails(tmp_path: Path) -> None:
+    with pytest.raises(ImageError, match="no such file"):
+        load(tmp_path / "missing.jpg")
+    with pytest.raises(ImageError, match="directory"):
+        load(tmp_path)
+    small = tmp_path / "small.png"
+    small.write_bytes(bytes(cv2.imencode(".png", np.zeros((100, 120, 3), np.uint8))[1]))
+    with pytest.raises(ImageError, match="too small"):
+        load(small)

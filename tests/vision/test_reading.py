@@ -1,0 +1,84 @@
+"""Reading calibrated frames: counts, the bar, off, stacks, changing light, hands and a moved board."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+
+from engine.position import Position
+from tests.vision.conftest import Setup
+from vision import synthetic
+from vision.reading import read
+
+SCENES = [
+    Position.from_text("W 1:2 12:5 17:3 19:5 | B 24:2 13:5 8:3 6:5"),
+    Position.from_text("W 2:3 4:2 6:4 9:1 18:2 bar:1 off:2 | B 24:2 22:3 20:5 14:1 11:2 bar:2"),
+    Position.from_text("W 1:5 2:5 3:5 | B 22:5 23:5 24:5"),
+    Position.from_text("W 19:1 20:1 21:1 22:1 23:1 24:1 off:9 | B 1:1 2:1 3:1 4:1 5:1 6:1 off:9"),
+]
+
+
+def signed(position: Position) -> list[int]:
+    return [position.at(p) for p in range(1, 25)]
+
+
+@pytest.mark.parametrize("seed", [31, 32, 33])
+@pytest.mark.parametrize("scene", range(len(SCENES)))
+def test_every_point_and_the_bar_are_read(setup_factory: Callable[..., Setup], seed: int, scene: int) -> None:
+    setup = setup_factory(seed)
+    position = SCENES[scene]
+    frame, _ = setup.frame(position)
+    reading = read(frame, setup.calibration)
+    assert reading.status == "ok", reading.reason
+    assert list(reading.points) == signed(position)
+    assert reading.bar == (position.bar[0], position.bar[1])
+
+
+def test_off_is_inferred_from_the_totals(setup_factory: Callable[..., Setup]) -> None:
+    setup = setup_factory(34)
+    position = SCENES[3]
+    reading = read(setup.frame(position)[0], setup.calibration)
+    assert reading.off == (9, 9) and reading.stacked == ()
+
+
+def test_random_scenes_under_changing_light(setup_factory: Callable[..., Setup]) -> None:
+    setup = setup_factory(35)
+    rng = random.Random(35)
+    wrong = []
+    for _ in range(8):
+        position = synthetic.random_scene(rng)
+        frame, _ = setup.frame(position, brightness=setup.style.brightness * rng.uniform(0.85, 1.15))
+        reading = read(frame, setup.calibration)
+        if reading.status != "ok" or list(reading.points) != signed(position):
+            wrong.append((position.to_text(), reading.status, reading.points))
+    assert not wrong
+
+
+def test_a_second_layer_is_flagged_with_the_best_estimate(setup_factory: Callable[..., Setup]) -> None:
+    setup = setup_factory(36)
+    position = Position.from_text("W 1:7 12:5 17:3 | B 24:2 13:5 8:3 6:5")
+    reading = read(setup.frame(position)[0], setup.calibration)
+    assert reading.status == "ok"
+    assert reading.points[0] == 5 and 1 in reading.stacked
+    assert reading.off is None  # two White checkers are off the board or stacked: one frame cannot say
+
+
+def test_a_hand_over_the_board_makes_the_frame_occluded(setup_factory: Callable[..., Setup]) -> None:
+    setup = setup_factory(37)
+    caught = []
+    for _ in range(6):
+        frame, truth = setup.frame(SCENES[1], hand=True)
+        if truth.occluded:
+            caught.append(read(frame, setup.calibration).status)
+    assert caught and all(status == "occluded" for status in caught), caught
+
+
+def test_a_frame_of_another_size_or_a_moved_board_is_no_board(setup_factory: Callable[..., Setup]) -> None:
+    setup = setup_factory(38)
+    frame, _ = setup.frame(SCENES[0])
+    assert read(frame[:700], setup.calibration).status == "no-board"
+    moved = np.ascontiguousarray(np.roll(frame, 300, axis=1))
+    assert read(moved, setup.calibration).status in ("no-board", "occluded")

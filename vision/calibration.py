@@ -1,0 +1,170 @@
+"""Calibration: learn the board's outline, numbering and looks from one frame of the starting position.
+
+The camera is fixed, so one homography maps every later frame to the canonical
+view.  The outline comes from the caller (four corners in any order) or from
+:mod:`vision.outline`.  The start position decides the numbering: of the eight
+ways to name four corners (four turns, two mirror layouts), the right one is
+where the places the start fills form two tight colour groups, the lighter one
+(White) on points 1, 12, 17 and 19.  The looks of every place, empty and with
+either checker, come from the same frame, so no colour is hard-coded.  Before
+it is accepted, the frame is read back with looks borrowed from other places
+only: it must show the start position exactly.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass
+import cv2
+import numpy as np
+
+from engine.position import Position
+from vision.geometry import FloatArray
+from vision.slot_model import SlotModel
+from vision.templates import BLACK, KINDS, WHITE, Descriptors, Templates, labels_for
+from vision.view import (
+    GRID,
+    PLACES,
+    Image,
+    canonical,
+    observe,
+    view_size,
+)
+
+START = Position.start()
+START_LABELS = labels_for(START)
+VERSION = 2
+
+
+class CalibrationError(ValueError):
+    """A frame that cannot calibrate (no board, not the starting position), or a bad calibration file."""
+
+
+def _face_cells() -> np.ndarray:
+    """Lattice cells inside half a checker radius: a place's face colour, free of its rim."""
+    half = (GRID - 1) / 2
+    cells = [(r * GRID + c) for r in range(GRID) for c in range(GRID)
+             if (r - half) ** 2 + (c - half) ** 2 <= (GRID * 0.2) ** 2]
+    return np.array(cells)
+
+
+FACE = _face_cells()
+
+
+def faces(described: Descriptors) -> FloatArray:
+    """Every place's face colour, log BGR with light divided out: (128, 3)."""
+    cells = described.reshape(len(PLACES), GRID * GRID, 3)[:, FACE, :]
+    return np.asarray(cells.mean(axis=1), np.float64)
+
+
+def _separation(colours: FloatArray) -> float:
+    """How badly the start position explains these face colours (lower is better)."""
+    white = colours[START_LABELS == WHITE]
+    black = colours[START_LABELS == BLACK]
+    spread = np.linalg.norm(white - white.mean(0), axis=1).mean() + np.linalg.norm(
+        black - black.mean(0), axis=1).mean()
+    return float(spread / max(float(np.linalg.norm(white.mean(0) - black.mean(0))), 1e-6))
+
+
+def orientations(corners: FloatArray) -> list[FloatArray]:
+    """The eight ways to read four corners as TL, TR, BR, BL: four turns, each mirrored or not."""
+    turns = [np.roll(corners, -k, axis=0) for k in range(4)]
+    return turns + [t[[1, 0, 3, 2]] for t in turns]
+
+
+def _describe(frame: Image, corners: FloatArray) -> tuple[Image, Descriptors]:
+    view = canonical(frame, corners)
+    return view, observe(view)[2]
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Everything later frames are read with.  ``view`` is the calibration frame's canonical view."""
+
+    corners: FloatArray  # camera px of the numbering frame's TL, TR, BR, BL
+    frame_size: tuple[int, int]  # (width, height) the corners belong to
+    view: Image
+    small: Image  # the view at half resolution
+    grid: FloatArray  # the view's light grid
+    templates: Templates
+
+    @classmethod
+    def from_view(cls, corners: FloatArray, frame_size: tuple[int, int], view: Image) -> Calibration:
+        small, grid, described = observe(view)
+        return cls(corners, frame_size, view, small, grid, Templates.learn(described, START_LABELS))
+
+    def to_json(self) -> str:
+        ok, png = cv2.imencode(".png", self.view)
+        if not ok:
+            raise CalibrationError("could not encode the calibration view")
+        return json.dumps({
+            "version": VERSION,
+            "corners": [[round(float(v), 2) for v in c] for c in self.corners],
+            "frame_size": list(self.frame_size),
+            "view_png": base64.b64encode(png.tobytes()).decode("ascii"),
+        })
+
+    @classmethod
+    def from_json(cls, text: str) -> Calibration:
+        """Parse a saved calibration; :class:`CalibrationError` says what is wrong with it."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise CalibrationError(f"not JSON: {err}") from err
+        if not isinstance(data, dict) or data.get("version") != VERSION:
+            version = data.get("version") if isinstance(data, dict) else None
+            raise CalibrationError(f"calibration version {version!r}, this pipgammon reads version {VERSION}")
+        try:
+            corners = np.array(data["corners"], np.float64)
+            width, height = (int(v) for v in data["frame_size"])
+            png = np.frombuffer(base64.b64decode(data["view_png"], validate=True), np.uint8)
+        except (KeyError, TypeError, ValueError) as err:
+            raise CalibrationError(f"calibration field missing or malformed: {err}") from err
+        if corners.shape != (4, 2) or not np.isfinite(corners).all():
+            raise CalibrationError("'corners' must be four [x, y] pairs")
+        view = cv2.imdecode(png, cv2.IMREAD_COLOR)
+        if view is None or (view.shape[1], view.shape[0]) != view_size():
+            raise CalibrationError("'view_png' is not a calibration view image")
+        return cls.from_view(corners, (width, height), np.asarray(view, np.uint8))
+
+
+def calibrate(frame: Image, corners: FloatArray, model: SlotModel | None = None) -> Calibration:
+    """Learn the numbering and looks from ``frame``, the start position with no dice.
+
+    ``corners`` are the playing area's corners (bar included) in any order around
+    the board.  Raises :class:`CalibrationError` with the reason when the frame
+    does not show exactly the starting position.
+    """
+    model = model or SlotModel.load()
+    height, width = frame.shape[:2]
+    scored = []
+    for candidate in orientations(np.asarray(corners, np.float64)):
+        view, described = _describe(frame, candidate)
+        scored.append((_separation(faces(described)), candidate, view, described))
+    score, chosen, view, described = min(scored, key=lambda s: s[0])
+    colours = faces(described)
+    if colours[START_LABELS == WHITE].mean() < colours[START_LABELS == BLACK].mean():
+        # The start's checkers are symmetric top to bottom with the colours swapped, so the
+        # numbering upside down fits as well: White is the lighter side.
+        chosen = chosen[[3, 2, 1, 0]]
+        view, described = _describe(frame, chosen)
+    if score > 0.5:
+        raise CalibrationError(
+            f"the start points do not hold two colours of checkers (spread/separation {score:.2f}, "
+            "want under 0.5): is this the starting position, with the whole playing area inside the corners?")
+    check = Templates.learn(described, START_LABELS, borrow_all=True)
+    seen = model.probabilities(check.inputs(described)).argmax(axis=1)
+    wrong = np.flatnonzero(seen != START_LABELS)
+    if len(wrong):
+        raise CalibrationError("not the starting position: " + "; ".join(
+            f"{_name(i)} shows {KINDS[seen[i]]}, the start has {KINDS[START_LABELS[i]]}" for i in wrong[:6]))
+    return Calibration.from_view(chosen, (width, height), view)
+
+
+def _name(index: int) -> str:
+    place = PLACES[index]
+    if place.on_bar:
+        return f"bar ({'top' if place.half == 0 else 'bottom'}) slot {place.slot + 1}"
+    return f"point {place.point} slot {place.slot + 1}"
+

@@ -1,0 +1,192 @@
+"""Corners mode: read a board with no calibration frame, from the four corners of its playing area.
+
+Without a frame of the start position there are no learned looks, so the
+empty look of every place is drawn from the board's own parts, measured where
+checkers never hide them: the bare strip between the rows (the surface), the
+middle of the bar, the frame outside the playing area, and each triangle's
+colour between the touching points of the discs on it.  Places that differ
+from their drawn empty look hold checkers; those split into two colours, the
+lighter called ``white``; a second pass compares every place with the empty
+look and with the two checker looks measured on this very frame.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from vision.geometry import BoardGeometry, FloatArray
+from vision.reading import Reading, count
+from vision.slot_model import SlotModel
+from vision.templates import BLACK, EMPTY, WHITE, Templates, parity
+from vision.view import (
+    BANDS,
+    COLUMN_EDGES,
+    COLUMN_X,
+    GEOMETRY,
+    GRID,
+    MARGIN,
+    PLACES,
+    SCALE,
+    Image,
+    canonical,
+    descriptors,
+    lattice_nominal,
+    reduce,
+)
+
+#: Lattice cells of a checker's face (inside 0.8 of its radius): what decides a place.
+_HALF = (GRID - 1) / 2
+_FACE = np.array([r * GRID + c for r in range(GRID) for c in range(GRID)
+                  if (r - _HALF) ** 2 + (c - _HALF) ** 2 <= (GRID / 2 * 0.8 / 1.25) ** 2])
+#: Cells out to just past a checker's edge: its rim and the shadow it throws tell an ivory checker
+#: from an ivory triangle when their faces match.
+_DISC = np.array([r * GRID + c for r in range(GRID) for c in range(GRID)
+                  if (r - _HALF) ** 2 + (c - _HALF) ** 2 <= (GRID / 2 * 1.1 / 1.25) ** 2])
+#: Mean absolute log difference (per channel) beyond which a face is not the empty look.
+OCCUPIED = 0.25
+#: The look of a colour with no checker in view: far from anything a frame holds.
+FAR = 5.0
+CORNERS_MODEL = "corners_model.npz"
+
+WOOD, FRAME, BAR, TRIANGLE = 0, 1, 2, 3
+
+
+def _parts() -> tuple[np.ndarray, np.ndarray]:
+    """What every lattice sample shows on an empty board: a part code and, on a triangle, its parity."""
+    g = BoardGeometry()
+    points = lattice_nominal()
+    part = np.full(points.shape[:2], WOOD)
+    side = np.zeros(points.shape[:2], np.int64)
+    x, y = points[..., 0], points[..., 1]
+    outside = (x < 0) | (x > g.width) | (y < 0) | (y > g.height)
+    bar0, _, bar1, _ = g.bar_box()
+    part[(x >= bar0) & (x <= bar1)] = BAR
+    for point in range(1, 25):
+        cx = g.column_x(g.column(point))
+        depth = y if g.is_top(point) else g.height - y
+        inside = (depth >= 0) & (depth <= g.point_depth) & (
+            np.abs(x - cx) <= g.point_width / 2 * (1 - depth / g.point_depth))
+        part[inside] = TRIANGLE
+        side[inside] = parity(point)
+    part[outside] = FRAME
+    return part, side
+
+
+_PART, _SIDE = _parts()
+
+
+def _view_px(x: float, y: float) -> tuple[int, int]:
+    """Nominal canonical coordinates to half-resolution view pixels."""
+    return round((x + MARGIN) * SCALE / 2), round((y + MARGIN) * SCALE / 2)
+
+
+def _sample(small: Image, x: float, y: float, half: int = 2) -> FloatArray:
+    cx, cy = _view_px(x, y)
+    patch = small[cy - half:cy + half + 1, cx - half:cx + half + 1].reshape(-1, 3)
+    return np.asarray(np.median(patch, axis=0), np.float64)
+
+
+def _light(small: Image) -> FloatArray:
+    """Light per place from the bare middle strip of its column alone (the frame may be any colour)."""
+    y0, y1 = BANDS[1]
+    middle = np.array([np.median(small[y0 // 2:(y1 + 1) // 2, a // 2:(b + 1) // 2].reshape(-1, 3), axis=0)
+                       for a, b in COLUMN_EDGES])
+    order = np.argsort(COLUMN_X)
+    xs = (lattice_nominal()[:, :, 0].mean(axis=1) + MARGIN) * SCALE
+    return np.stack([np.interp(xs, COLUMN_X[order], middle[order, c]) for c in range(3)], axis=1)
+
+
+def _empty_looks(small: Image) -> np.ndarray:
+    """Every place's empty look, drawn from measured part colours (log, light divided out).
+
+    Each part's colour is measured relative to the light of its own column, so a lamp to
+    one side does not tint the whole board.
+    """
+    g = GEOMETRY
+    order = np.argsort(COLUMN_X)
+    y0, y1 = BANDS[1]
+    middle = np.array([np.median(small[y0 // 2:(y1 + 1) // 2, a // 2:(b + 1) // 2].reshape(-1, 3), axis=0)
+                       for a, b in COLUMN_EDGES])
+
+    def relative(x: float, y: float, half: int = 2) -> FloatArray:
+        view_x = (x + MARGIN) * SCALE
+        light = np.array([np.interp(view_x, COLUMN_X[order], middle[order, c]) for c in range(3)])
+        return np.asarray(np.log(_sample(small, x, y, half) + 8.0) - np.log(light + 8.0), np.float64)
+
+    columns = COLUMN_X / SCALE - MARGIN
+    bar0, _, bar1, _ = g.bar_box()
+    colours = {
+        WOOD: np.median([relative(x, g.point_depth + g.gap / 2) for x in columns], axis=0),
+        BAR: relative((bar0 + bar1) / 2, g.height / 2, 1),
+        FRAME: np.median([relative(x, y) for x in columns for y in (-20.0, g.height + 20)], axis=0),
+    }
+    triangles: list[list[FloatArray]] = [[], []]
+    for point in range(1, 25):
+        cx = g.column_x(g.column(point))
+        for depth in (g.checker, 2 * g.checker):
+            y = depth if g.is_top(point) else g.height - depth
+            for dx in (-0.25, 0.25):
+                triangles[parity(point)].append(relative(cx + dx * g.point_width, y, 1))
+    looks = np.zeros((len(PLACES), GRID * GRID, 3), np.float32)
+    for part, colour in colours.items():
+        looks[_PART == part] = colour
+    for side in range(2):
+        looks[(_PART == TRIANGLE) & (_SIDE == side)] = np.median(triangles[side], axis=0)
+    return looks
+
+
+def templates(small: Image, described: np.ndarray) -> Templates:
+    """This frame's looks: the drawn empty board, and the two checker colours found on it.
+
+    A first pass calls a place occupied when it is far from its drawn empty look and
+    splits the occupied places into the lighter and the darker colour; each colour's look is
+    the median of its places.  A colour with no checker in view gets a look no place is near.
+    """
+    lattices = described.reshape(len(PLACES), GRID * GRID, 3)
+    empty = _empty_looks(small)
+    off_empty = np.abs(lattices[:, _DISC, :] - empty[:, _DISC, :]).mean(axis=(1, 2))
+    occupied = off_empty > OCCUPIED
+    kinds = np.full(len(PLACES), EMPTY)
+    if occupied.any():
+        kinds[occupied] = _two_colours(lattices[occupied][:, _FACE, :].mean(axis=1))
+    looks = [empty.reshape(len(PLACES), -1)]
+    for kind in (WHITE, BLACK):
+        members = described[kinds == kind]
+        look = np.median(members, axis=0) if len(members) else np.full(described.shape[1], FAR, np.float32)
+        looks.append(np.broadcast_to(look, described.shape))
+    return Templates(np.stack(looks).astype(np.float32))
+
+
+def read_corners(frame: Image, corners: FloatArray, model: SlotModel | None = None) -> Reading:
+    """Read ``frame`` given its playing area's corners TL, TR, BR, BL in the numbering frame."""
+    started = time.perf_counter()
+    model = model or SlotModel.load(CORNERS_MODEL)
+    small, described = observe_corners(frame, corners)
+    probabilities = model.probabilities(templates(small, described).inputs(described))
+    reading = count(probabilities.argmax(axis=1), probabilities.max(axis=1))
+    return Reading(reading.status, reading.points, reading.bar, reading.off, reading.stacked,
+                   reading.confidence, ms=(time.perf_counter() - started) * 1000)
+
+
+def observe_corners(frame: Image, corners: FloatArray) -> tuple[Image, np.ndarray]:
+    """The half-resolution view and every place's descriptor, lit by the middle strip alone."""
+    small = reduce(canonical(frame, corners))
+    return small, descriptors(small, _light(small))
+
+
+def _two_colours(faces: FloatArray) -> np.ndarray:
+    """Split checker faces into the lighter (WHITE) and darker (BLACK) group: 2-means on brightness."""
+    brightness = faces.mean(axis=1)
+    low, high = float(brightness.min()), float(brightness.max())
+    for _ in range(20):
+        split = (low + high) / 2
+        lighter = brightness > split
+        if lighter.all() or not lighter.any():
+            break
+        low, high = float(brightness[~lighter].mean()), float(brightness[lighter].mean())
+    if high - low < 0.3:
+        # One colour only: call it by whether it is lighter than the board's surface (log 0).
+        return np.where(brightness > 0, WHITE, BLACK)
+    return np.where(brightness > (low + high) / 2, WHITE, BLACK)

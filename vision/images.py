@@ -1,0 +1,65 @@
+"""Load a still from disk, and say exactly what is wrong with a file that is not one.
+
+OpenCV returns ``None`` for an unreadable file without a reason, and decodes a
+truncated JPEG into a picture with a grey bottom, with only a warning on
+stderr.  Checking the container's end marker first turns both into an
+:class:`ImageError` naming the file and the fault.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.view import Image
+
+#: The smallest frame worth reading: a checker would be a few pixels across below this.
+MIN_SIDE = 240
+
+
+class ImageError(ValueError):
+    """A file that is not a usable image, with the reason."""
+
+
+def _truncation(data: bytes) -> str | None:
+    """Why a JPEG or PNG container is cut short, if it is."""
+    if data[:3] == b"\xff\xd8\xff":
+        if b"\xff\xd9" not in data[-64:]:
+            return "the JPEG data stops before its end marker (truncated file?)"
+    elif data[:8] == b"\x89PNG\r\n\x1a\n":
+        if b"IEND" not in data[-32:]:
+            return "the PNG data stops before its IEND chunk (truncated file?)"
+    return None
+
+
+def decode(data: bytes, name: str = "image") -> Image:
+    """A BGR frame from encoded bytes (JPEG, PNG, BMP, TIFF...)."""
+    if not data:
+        raise ImageError(f"{name}: the file is empty")
+    cut = _truncation(data)
+    if cut:
+        raise ImageError(f"{name}: {cut}")
+    frame = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if frame is None:
+        raise ImageError(f"{name}: not an image OpenCV can decode (corrupt, or an unsupported format)")
+    height, width = frame.shape[:2]
+    if min(width, height) < MIN_SIDE:
+        raise ImageError(f"{name}: {width}x{height} is too small to read a board (want at least "
+                         f"{MIN_SIDE} px on the short side)")
+    image: Image = np.asarray(frame, np.uint8)
+    return image
+
+
+def load(path: Path) -> Image:
+    """The frame stored at ``path``; :class:`ImageError` says why not."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError as err:
+        raise ImageError(f"{path}: no such file") from err
+    except IsADirectoryError as err:
+        raise ImageError(f"{path}: is a directory, not an image") from err
+    except OSError as err:
+        raise ImageError(f"{path}: cannot read it ({err.strerror})") from err
+    return decode(data, str(path))

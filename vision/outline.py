@@ -1,0 +1,210 @@
+"""Find the playing area in a frame of the starting position, with no help from the user.
+
+The start position is its own calibration target: four points hold five
+checkers each, in two straight rows of touching discs across the board, one
+pair on the outer columns and one pair beside the bar.  Circles found in the
+frame are linked into straight runs of touching discs; the four runs of five
+fix a homography from the canonical board (8 points), which the other fourteen
+start checkers confirm and refine.  The corners come back in some order; the
+calibration decides which is which from the checkers' colours.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import cv2
+import numpy as np
+
+from engine.position import Position
+from vision.geometry import BoardGeometry, FloatArray
+from vision.view import Image
+
+GEOMETRY = BoardGeometry()
+#: Start checkers a homography must put on found circles to be believed (of 30).
+ENOUGH = 20
+
+
+class OutlineError(ValueError):
+    """No board in the starting position was found in the frame."""
+
+
+def _circles(frame: Image, low: float, high: float) -> FloatArray:
+    """Circles (x, y, r) found in any colour channel, duplicates merged."""
+    found: list[np.ndarray] = []
+    for channel in cv2.split(frame):
+        smooth = cv2.GaussianBlur(channel, (0, 0), 1.5)
+        circles = cv2.HoughCircles(smooth, cv2.HOUGH_GRADIENT, dp=1, minDist=max(low * 1.4, 4.0), param1=80,
+                                   param2=max(12, int(low * 0.8)), minRadius=int(low), maxRadius=int(high) + 1)
+        if circles is not None:
+            found.extend(circles[0])
+    # The same checker is often found in two channels, or twice a little apart: average each cluster.
+    clusters: list[list[np.ndarray]] = []
+    for circle in found:
+        for cluster in clusters:
+            if math.dist(circle[:2], np.mean(cluster, axis=0)[:2]) < 0.9 * circle[2]:
+                cluster.append(circle)
+                break
+        else:
+            clusters.append([circle])
+    return np.array([np.mean(c, axis=0) for c in clusters], np.float64).reshape(-1, 3)
+
+
+def _runs(centres: FloatArray, radius: float) -> list[list[int]]:
+    """Maximal straight runs of touching discs (centre spacing about one diameter)."""
+    gaps = np.linalg.norm(centres[:, None] - centres[None], axis=-1)
+    linked = (gaps > 1.3 * radius) & (gaps < 2.6 * radius)
+
+    def extend(path: list[int]) -> list[int]:
+        while True:
+            direction = centres[path[-1]] - centres[path[-2]]
+            options = [int(k) for k in np.flatnonzero(linked[path[-1]]) if k not in path
+                       and _angle(direction, centres[k] - centres[path[-1]]) < 0.5]
+            if not options:
+                return path
+            path.append(min(options, key=lambda k: _angle(direction, centres[k] - centres[path[-1]])))
+
+    runs = set()
+    for i, j in zip(*np.nonzero(linked)):
+        run = extend(extend([int(j), int(i)])[::-1])
+        runs.add(tuple(run) if run[0] < run[-1] else tuple(run[::-1]))
+    return [list(run) for run in runs]
+
+
+def _angle(a: FloatArray, b: FloatArray) -> float:
+    cosine = float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-9))
+    return math.acos(max(-1.0, min(1.0, cosine)))
+
+
+def _start_centres() -> dict[int, FloatArray]:
+    """Canonical centres of the start position's checkers, by point."""
+    start = Position.start()
+    return {point: np.array([GEOMETRY.slot_centre(point, slot) for slot in range(abs(start.at(point)))])
+            for point in range(1, 25) if start.at(point)}
+
+
+START_CENTRES = _start_centres()
+
+
+def find_corners(frame: Image) -> FloatArray:
+    """The playing area's four corners (camera px, in order round the board) in a start-position frame."""
+    height, width = frame.shape[:2]
+    short = min(width, height)
+    circles = _circles(frame, 0.012 * short, 0.05 * short)
+    if len(circles) < 20:
+        raise OutlineError(f"no board found: only {len(circles)} round shapes in the frame, the starting "
+                           "position has 30 checkers")
+    radius = float(np.median(circles[:, 2]))
+    circles = _circles(frame, 0.8 * radius, 1.2 * radius)
+    centres = circles[:, :2]
+    fives = [run for run in _runs(centres, radius) if len(run) == 5]
+    best: tuple[int, FloatArray] | None = None
+    for four in itertools.combinations(fives, 4):
+        for matrix in _hypotheses(centres, list(four)):
+            best = _better(best, _confirm(matrix, centres, radius))
+    if best is None or best[0] < ENOUGH:
+        # A checker the circle finder missed shortens a row to four: any two rows, each placed as
+        # any of the fives, fix a homography the other checkers can confirm.
+        rows = [run for run in _runs(centres, radius) if len(run) in (4, 5)]
+        for pair in itertools.combinations(rows, 2):
+            for matrix in _two_rows(centres, pair):
+                best = _better(best, _confirm(matrix, centres, radius))
+    if best is None or best[0] < ENOUGH:
+        found = 0 if best is None else best[0]
+        raise OutlineError(f"no board in the starting position found: {len(fives)} rows of five touching "
+                           f"checkers and at best {found} of the 30 start checkers where they belong; "
+                           "give the corners with --corners")
+    corners = cv2.perspectiveTransform(GEOMETRY.corners().reshape(-1, 1, 2), best[1]).reshape(4, 2)
+    return np.asarray(corners, np.float64)
+
+
+def _better(best: tuple[int, FloatArray] | None, candidate: tuple[int, FloatArray]) -> tuple[int, FloatArray]:
+    return candidate if best is None or candidate[0] > best[0] else best
+
+
+def _two_rows(centres: FloatArray, rows: tuple[list[int], list[int]]) -> list[FloatArray]:
+    """Homographies for each way two rows of four or five can lie on two of the start's fives."""
+    placings = [_placings(row) for row in rows]
+    out = []
+    for first, second in itertools.permutations((13, 12, 19, 6), 2):
+        if BoardGeometry.column(first) == BoardGeometry.column(second):
+            continue  # two rows on one line fix no homography
+        for (a_slots, a_row), (b_slots, b_row) in itertools.product(*placings):
+            source = np.concatenate([START_CENTRES[first][a_slots], START_CENTRES[second][b_slots]])
+            target = np.concatenate([centres[a_row], centres[b_row]])
+            matrix, _ = cv2.findHomography(source, target)
+            if matrix is not None:
+                out.append(np.asarray(matrix, np.float64))
+    return out
+
+
+def _placings(row: list[int]) -> list[tuple[slice, list[int]]]:
+    """The slots a row may fill on a five (from the edge), each with the row in that direction."""
+    spare = 5 - len(row)
+    return [(slice(start, start + len(row)), ordered) for start in range(spare + 1)
+            for ordered in (row, row[::-1])]
+
+
+def _hypotheses(centres: FloatArray, runs: list[list[int]]) -> list[FloatArray]:
+    """Homographies canonical → camera for each way the four runs can be the start's four fives."""
+    out = []
+    for first, second in (((0, 1), (2, 3)), ((0, 2), (1, 3)), ((0, 3), (1, 2))):
+        pairs = [[runs[i] for i in first], [runs[i] for i in second]]
+        if not all(_collinear(centres, a, b) for a, b in pairs):
+            continue
+        # In each collinear pair the inner ends face each other across the middle strip.
+        oriented = [[_outward(centres, a, b), _outward(centres, b, a)] for a, b in pairs]
+        for outer_pair, bar_pair in (oriented, oriented[::-1]):
+            for top_outer in range(2):
+                # The top runs of both pairs start on the same edge: pick the bar pair's nearer run.
+                a_top = outer_pair[top_outer]
+                bar_top = min(bar_pair, key=lambda run: math.dist(centres[run[0]], centres[a_top[0]]))
+                bar_bottom = bar_pair[1] if bar_top is bar_pair[0] else bar_pair[0]
+                source = np.concatenate([START_CENTRES[13], START_CENTRES[12], START_CENTRES[19],
+                                         START_CENTRES[6]])
+                target = np.concatenate([centres[a_top], centres[outer_pair[1 - top_outer]],
+                                         centres[bar_top], centres[bar_bottom]])
+                matrix, _ = cv2.findHomography(source, target)
+                if matrix is not None:
+                    out.append(np.asarray(matrix, np.float64))
+    return out
+
+
+def _collinear(centres: FloatArray, a: list[int], b: list[int]) -> bool:
+    da = centres[a[-1]] - centres[a[0]]
+    db = centres[b[-1]] - centres[b[0]]
+    if min(_angle(da, db), _angle(da, -db)) > 0.2:
+        return False
+    normal = np.array([-da[1], da[0]]) / (np.linalg.norm(da) + 1e-9)
+    offset = abs(float(np.dot(centres[b].mean(0) - centres[a].mean(0), normal)))
+    return offset < 0.25 * float(np.linalg.norm(da))
+
+
+def _outward(centres: FloatArray, run: list[int], other: list[int]) -> list[int]:
+    """``run`` ordered from the board's edge inwards: its far end from ``other`` first."""
+    middle = centres[other].mean(0)
+    if math.dist(centres[run[0]], middle) < math.dist(centres[run[-1]], middle):
+        return run[::-1]
+    return run
+
+
+def _confirm(matrix: FloatArray, centres: FloatArray, radius: float) -> tuple[int, FloatArray]:
+    """How many start checkers a homography puts on a found circle, and the homography refit to them."""
+    source = np.concatenate(list(START_CENTRES.values()))
+    projected = cv2.perspectiveTransform(source.reshape(-1, 1, 2), matrix).reshape(-1, 2)
+    gaps = np.linalg.norm(projected[:, None] - centres[None], axis=-1)
+    # One circle stands for one checker: a homography that folds the board onto a few circles
+    # must not score by matching them many times.
+    pairs: dict[int, int] = {}
+    for flat in np.argsort(gaps, axis=None):
+        checker, circle = divmod(int(flat), len(centres))
+        if gaps[checker, circle] >= 0.5 * radius:
+            break
+        if checker not in pairs and circle not in pairs.values():
+            pairs[checker] = circle
+    if len(pairs) < 8:
+        return len(pairs), matrix
+    sources = source[list(pairs)]
+    refined, _ = cv2.findHomography(sources, centres[list(pairs.values())])
+    return len(pairs), matrix if refined is None else np.asarray(refined, np.float64)

@@ -1,0 +1,137 @@
+"""Read one frame: the checkers on every point and on the bar, and a status.
+
+Every place is given to empty, white or black by the slot model, from how it
+differs from its own looks (:mod:`vision.templates`).  A point's count is the
+number of its places holding checkers; its colour is theirs.  Something over
+the board (a hand, an arm) shows as bare board that changed where no checker
+can stand, or as places the model cannot decide: the frame is ``occluded`` and
+none of its counts are trusted.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from engine.position import CHECKERS
+from vision.calibration import Calibration
+from vision.slot_model import SlotModel
+from vision.templates import BLACK, WHITE
+from vision.view import (
+    BAR_SLOTS,
+    PLACES,
+    SLOTS,
+    Image,
+    bar_index,
+    canonical,
+    observe,
+    place_index,
+)
+from vision.static import changed_area
+
+
+@dataclass(frozen=True, slots=True)
+class ReadConfig:
+    """The reader's tunables, in one place."""
+
+    #: A place whose likeliest kind has less probability than this is undecided.
+    decided: float = 0.9
+    #: More undecided places than this means something is over the board.
+    undecided_places: int = 2
+    #: Changed bare board larger than this many checker areas means something is over the board.
+    changed_checkers: float = 1.5
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What one frame shows.  ``points`` are signed (+White, −Black), rulebook numbering."""
+
+    status: str  # "ok", "occluded" or "no-board"
+    points: tuple[int, ...] = (0,) * 24
+    bar: tuple[int, int] = (0, 0)
+    #: Inferred from the totals of 15; ``None`` when they do not add up or a stack hides checkers.
+    off: tuple[int, int] | None = None
+    #: Points showing five checkers, which may hold a second layer the camera cannot count.
+    stacked: tuple[int, ...] = ()
+    #: Per point, the least certain of its places (0..1).
+    confidence: tuple[float, ...] = field(default=(0.0,) * 24)
+    reason: str = ""
+    ms: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """The keys of CONTRACT.md's ``pipgammon read``, plus ``stacked``, ``confidence`` and ``reason``."""
+        data: dict[str, Any] = {
+            "status": self.status,
+            "points": list(self.points),
+            "bar": {"white": self.bar[0], "black": self.bar[1]},
+            "off": None if self.off is None else {"white": self.off[0], "black": self.off[1]},
+            "stacked": list(self.stacked),
+            "confidence": [round(c, 3) for c in self.confidence],
+            "ms": round(self.ms, 2),
+        }
+        if self.reason:
+            data["reason"] = self.reason
+        return data
+
+
+def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
+         config: ReadConfig = ReadConfig()) -> Reading:
+    """Read ``frame`` (BGR, from the calibrated mount)."""
+    started = time.perf_counter()
+    height, width = frame.shape[:2]
+    if (width, height) != calibration.frame_size:
+        return Reading("no-board", reason=f"the frame is {width}x{height} but the calibration is for "
+                       f"{calibration.frame_size[0]}x{calibration.frame_size[1]}")
+    model = model or SlotModel.load()
+    view = canonical(frame, calibration.corners)
+    small, grid, described = observe(view)
+    probabilities = model.probabilities(calibration.templates.inputs(described))
+    kinds = probabilities.argmax(axis=1)
+    certainty = probabilities.max(axis=1)
+
+    undecided = int((certainty < config.decided).sum())
+    changed = changed_area(small, calibration.small, grid, calibration.grid)
+    if undecided > len(PLACES) // 2:
+        return _timed(Reading("no-board", reason="nothing in the frame looks like the calibrated board: "
+                              "has the camera or the board moved?"), started)
+    if undecided > config.undecided_places or changed > config.changed_checkers:
+        return _timed(Reading("occluded", reason=f"{undecided} places undecided and {changed:.1f} checkers' "
+                              "area of bare board changed: something is over the board"), started)
+    return _timed(count(kinds, certainty), started)
+
+
+def count(kinds: np.ndarray, certainty: np.ndarray) -> Reading:
+    """A reading from every place's kind and how sure it is (both (128,))."""
+    points, confidence, full = [], [], []
+    for point in range(1, 25):
+        indices = [place_index(point, slot) for slot in range(SLOTS)]
+        here = kinds[indices]
+        white, black = int((here == WHITE).sum()), int((here == BLACK).sum())
+        points.append(white if white >= black else -black)
+        sure = float(certainty[indices].min())
+        if white and black:
+            sure *= 0.5  # two colours on one point: a checker in flight, or a misread
+        confidence.append(sure)
+        if white + black == SLOTS:
+            full.append(point)
+    # Bar checkers are counted by colour wherever on the bar they stand.
+    bar_kinds = kinds[[bar_index(half, slot) for half in range(2) for slot in range(BAR_SLOTS)]]
+    bar = (int((bar_kinds == WHITE).sum()), int((bar_kinds == BLACK).sum()))
+    seen = (sum(c for c in points if c > 0) + bar[0], -sum(c for c in points if c < 0) + bar[1])
+    # A colour with all 15 in view hides nothing; one with fewer may have them off the board or
+    # in a second layer on a full point, which one frame cannot tell apart (the referee can).
+    stacked = tuple(p for p in full if seen[0 if points[p - 1] > 0 else 1] < CHECKERS)
+    off: tuple[int, int] | None = None
+    if not stacked and max(seen) <= CHECKERS:
+        off = (CHECKERS - seen[0], CHECKERS - seen[1])
+    return Reading("ok", tuple(points), bar, off, stacked, tuple(confidence))
+
+
+def _timed(reading: Reading, started: float) -> Reading:
+    ms = (time.perf_counter() - started) * 1000
+    return Reading(reading.status, reading.points, reading.bar, reading.off, reading.stacked,
+                   reading.confidence, reading.reason, ms)
+

@@ -1,0 +1,66 @@
+"""The small learned model that says, for every place, empty, white or black.
+
+It is a two-layer perceptron over :meth:`vision.templates.Templates.inputs`:
+how the place differs now from its own three looks learned at calibration.
+Learning *differences from this board's looks* rather than colours keeps it
+board-agnostic: it has to learn what light, shadows, noise and a checker's
+placement do to a difference, not what a checker looks like.  Trained by
+``tools/train_slot_model.py`` on synthetic frames; the weights ship in the
+package (about 230 kB) and load offline.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+Array = npt.NDArray[np.float32]
+WEIGHTS = "slot_model.npz"
+
+
+@dataclass(frozen=True, slots=True)
+class SlotModel:
+    """``mean``/``scale`` standardise the inputs; ``hidden`` and ``out`` are (weights, bias) pairs."""
+
+    mean: Array
+    scale: Array
+    hidden: tuple[Array, Array]
+    out: tuple[Array, Array]
+
+    def probabilities(self, inputs: Array) -> Array:
+        """(n, 3) probabilities of empty, white and black for (n, features) ``inputs``."""
+        x = (inputs - self.mean) / self.scale
+        h = np.maximum(x @ self.hidden[0] + self.hidden[1], 0.0)
+        logits = h @ self.out[0] + self.out[1]
+        logits -= logits.max(axis=1, keepdims=True)
+        e = np.exp(logits)
+        p: Array = (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+        return p
+
+    def save(self, path: Path) -> None:
+        np.savez_compressed(path, mean=self.mean, scale=self.scale, w1=self.hidden[0], b1=self.hidden[1],
+                            w2=self.out[0], b2=self.out[1])
+
+    @classmethod
+    def load(cls, path: Path | str = WEIGHTS) -> SlotModel:
+        """A model shipped in ``vision/data`` by file name (read once per process), or one at a path."""
+        if isinstance(path, str):
+            return _shipped(path)
+        return cls._read(path)
+
+    @classmethod
+    def _read(cls, path: Path | str) -> SlotModel:
+        source = resources.files("vision").joinpath("data", path) if isinstance(path, str) else path
+        with source.open("rb") as handle, np.load(handle) as data:
+            arrays = {key: np.asarray(data[key], np.float32) for key in ("mean", "scale", "w1", "b1", "w2", "b2")}
+        return cls(arrays["mean"], arrays["scale"], (arrays["w1"], arrays["b1"]), (arrays["w2"], arrays["b2"]))
+
+
+@cache
+def _shipped(name: str) -> SlotModel:
+    return SlotModel._read(name)

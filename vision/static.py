@@ -1,0 +1,76 @@
+"""Bare board that has changed since calibration: how a hand or an arm over the board shows.
+
+Checkers only ever stand on places, so the rest of the playing area and the
+board's frame must look as they did at calibration, once the change of light
+is divided out.  The largest connected patch that does not is measured in
+checker areas: a die is a fraction of one, a hand is several.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.geometry import FloatArray
+from vision.view import BAND_Y, CENTRES, COLUMN_X, COLUMNS, GEOMETRY, LOG, SCALE, Image, view_size
+
+#: The work is done on the half-resolution view (:func:`vision.view.reduce`): a hand is large.
+STEP = 2
+#: A log-intensity change (any channel) beyond this is a change, not light.
+THRESHOLD = 0.45
+
+
+def _interpolation(positions: FloatArray, at: FloatArray) -> FloatArray:
+    """Linear interpolation weights from samples at ``positions`` to points ``at`` (clamped ends)."""
+    order = np.argsort(positions)
+    ordered = positions[order]
+    weights = np.zeros((len(at), len(positions)))
+    for i, value in enumerate(at):
+        k = int(np.clip(np.searchsorted(ordered, value) - 1, 0, len(positions) - 2))
+        a, b = ordered[k], ordered[k + 1]
+        t = float(np.clip((value - a) / (b - a), 0, 1))
+        weights[i, order[k]] += 1 - t
+        weights[i, order[k + 1]] += t
+    return weights
+
+
+def _static_mask() -> npt.NDArray[np.bool_]:
+    width, height = view_size()
+    mask = np.full((height, width), 255, np.uint8)
+    radius = round(GEOMETRY.checker / 2 * SCALE * 1.3)
+    for x, y in CENTRES:
+        cv2.circle(mask, (int(x), int(y)), radius, 0, -1)
+    small = cv2.resize(mask, ((width + 1) // STEP, (height + 1) // STEP), interpolation=cv2.INTER_NEAREST)
+    return np.asarray(small > 0)
+
+
+_WIDTH, _HEIGHT = view_size()
+_ROWS_AT = np.arange((_HEIGHT + 1) // STEP, dtype=np.float64) * STEP + (STEP - 1) / 2
+_COLS_AT = np.arange((_WIDTH + 1) // STEP, dtype=np.float64) * STEP + (STEP - 1) / 2
+_WY = _interpolation(BAND_Y, _ROWS_AT).astype(np.float32)  # (rows, 3)
+_WX = _interpolation(COLUMN_X, _COLS_AT).T.astype(np.float32)  # (13, cols)
+_MASK = _static_mask()
+_CHECKER_AREA = math.pi * (GEOMETRY.checker / 2 * SCALE / STEP) ** 2
+assert _WX.shape[0] == COLUMNS
+
+
+def changed_area(small: Image, reference: Image, grid: FloatArray, reference_grid: FloatArray) -> float:
+    """The largest changed patch of bare board between ``reference`` and ``small``, in checker areas.
+
+    Both are half-resolution views (:func:`vision.view.reduce`); ``grid`` and ``reference_grid``
+    are the two views' light grids (:func:`vision.view.light_grid`).
+    """
+    ratio = (np.log(grid + 8.0) - np.log(reference_grid + 8.0)).astype(np.float32)  # (3, 13, 3)
+    field = np.stack([_WY @ ratio[:, :, c] @ _WX for c in range(3)], axis=-1)  # (rows, cols, 3)
+    delta = np.abs(LOG[small] - LOG[reference] - field)
+    # (numpy reduces slowly along a short last axis: take the channel maximum by hand.)
+    difference = np.maximum(np.maximum(delta[:, :, 0], delta[:, :, 1]), delta[:, :, 2])
+    changed = ((difference > THRESHOLD) & _MASK).astype(np.uint8)
+    changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, _, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
+    if count <= 1:
+        return 0.0
+    return float(stats[1:, cv2.CC_STAT_AREA].max() / _CHECKER_AREA)

@@ -1,0 +1,108 @@
+"""What every place looks like empty, with a white checker and with a black one, and how to compare.
+
+A template is a place's descriptor (:mod:`vision.view`, light divided out)
+from the frame it was learned from.  Places the learning frame does not show in some
+state borrow it from a place that does: the nearest one in the same row with
+the same triangle colour and the same depth (for the empty look, where the
+triangle's shape inside the disc matters) or the nearest few checkers of that
+colour (a checker looks the same wherever it lies).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.geometry import BoardGeometry
+from engine.player import Player
+from engine.position import Position
+from vision.view import BAR_SLOTS, CENTRES, PLACES, SLOTS, bar_index, place_index
+
+EMPTY, WHITE, BLACK = 0, 1, 2
+KINDS = ("empty", "white", "black")
+#: Checker templates average this many nearest examples.
+NEAREST = 3
+
+Labels = npt.NDArray[np.int64]
+Descriptors = npt.NDArray[np.float32]
+
+
+def parity(point: int) -> int:
+    """Which of the two triangle colours a point has (neighbours and opposites differ)."""
+    return (BoardGeometry.column(point) + BoardGeometry.is_top(point)) % 2
+
+
+def _group(index: int) -> tuple[int, int, int, int]:
+    """Places whose empty look is interchangeable: bar slot, or row, parity and slot of a point."""
+    place = PLACES[index]
+    if place.on_bar:
+        # The bar is plain wood: both halves' slots at the same distance out look alike.
+        return (-1, 0, place.slot, 0)
+    return (int(BoardGeometry.is_top(place.point)), parity(place.point), place.slot, 1)
+
+
+GROUPS = [_group(i) for i in range(len(PLACES))]
+
+
+@dataclass(frozen=True, slots=True)
+class Templates:
+    """``looks[kind]`` is (128, features): every place's descriptor as empty, white and black."""
+
+    looks: npt.NDArray[np.float32]
+
+    @classmethod
+    def learn(cls, observed: Descriptors, labels: Labels, *, borrow_all: bool = False) -> Templates:
+        """Templates from one frame's light-free ``observed`` descriptors, whose places hold ``labels``.
+
+        With ``borrow_all`` no place may use its own descriptor, so reading the same frame
+        back is a fair test of it (the calibration's self-check).  Every kind must be seen
+        at least twice, the empty look twice per group; the start position always does that.
+        """
+        looks = np.zeros((3, *observed.shape), np.float32)
+        distance = np.linalg.norm(CENTRES[:, None, :] - CENTRES[None, :, :], axis=-1).astype(np.float64)
+        if borrow_all:
+            np.fill_diagonal(distance, np.inf)
+        for index in range(len(PLACES)):
+            if labels[index] == EMPTY and not borrow_all:
+                looks[EMPTY, index] = observed[index]
+            else:
+                twins = [j for j in range(len(PLACES)) if labels[j] == EMPTY and GROUPS[j] == GROUPS[index]
+                         and j != index]
+                looks[EMPTY, index] = observed[min(twins, key=lambda j: distance[index, j])]
+            for kind in (WHITE, BLACK):
+                examples = np.flatnonzero(labels == kind)
+                examples = examples[np.isfinite(distance[index, examples])]
+                nearest = examples[np.argsort(distance[index, examples])[:NEAREST]]
+                looks[kind, index] = observed[nearest].mean(axis=0)
+        return cls(looks)
+
+    def inputs(self, current: Descriptors) -> npt.NDArray[np.float32]:
+        """What the slot model sees at every place: how the frame differs from each look, and where."""
+        differences = [current - self.looks[kind] for kind in range(3)]
+        return np.concatenate([*differences, WHERE], axis=1).astype(np.float32)
+
+
+def _where() -> npt.NDArray[np.float32]:
+    """One-hot depth of every place (slot 0..4 on a point, or the bar)."""
+    where = np.zeros((len(PLACES), 6), np.float32)
+    for index, place in enumerate(PLACES):
+        where[index, 5 if place.on_bar else place.slot] = 1.0
+    return where
+
+
+WHERE = _where()
+
+
+def labels_for(position: Position) -> Labels:
+    """What every place holds in ``position`` (a second layer changes nothing: the slot holds that colour)."""
+    labels = np.zeros(len(PLACES), np.int64)
+    for point in range(1, 25):
+        count = position.at(point)
+        for slot in range(min(abs(count), SLOTS)):
+            labels[place_index(point, slot)] = WHITE if count > 0 else BLACK
+    for player, half in ((Player.WHITE, 0), (Player.BLACK, 1)):
+        for slot in range(min(position.bar[player], BAR_SLOTS)):
+            labels[bar_index(half, slot)] = WHITE if player is Player.WHITE else BLACK
+    return labels

@@ -1,0 +1,225 @@
+"""The canonical view of a frame: the playing area warped upright, and the patches where checkers stand.
+
+A frame is warped once per read, at half the nominal canonical size and with a
+margin round the playing area so the board's own frame is in view too.  Every
+place a checker can stand (five slots on each point, four on each half of the
+bar) is one round patch; :func:`patches` cuts all 128 of them out with one
+fancy-indexing gather.  Light is measured on three bands that checkers never
+cover: the board frame above and below the playing area and the bare strip
+between the two rows of points.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.geometry import BoardGeometry, FloatArray
+
+Image = npt.NDArray[np.uint8]
+
+GEOMETRY = BoardGeometry()
+#: Canonical px are sampled at this fraction of the nominal size: a checker is then ~46 px across.
+SCALE = 0.5
+#: Room kept round the playing area (nominal canonical px), so the bands on the board frame fit.
+MARGIN = 40.0
+SLOTS = 5
+BAR_SLOTS = 4
+#: Columns of the light grid: the 12 point columns and the bar.
+COLUMNS = 13
+
+
+def view_size() -> tuple[int, int]:
+    width, height = GEOMETRY.size
+    return round((width + 2 * MARGIN) * SCALE), round((height + 2 * MARGIN) * SCALE)
+
+
+def to_view(x: float, y: float) -> tuple[float, float]:
+    """Nominal canonical coordinates to view pixels."""
+    return (x + MARGIN) * SCALE, (y + MARGIN) * SCALE
+
+
+def warp_matrix(corners: FloatArray) -> FloatArray:
+    """The homography from camera pixels to view pixels, for the numbering frame's TL, TR, BR, BL."""
+    target = np.array([to_view(x, y) for x, y in GEOMETRY.corners()], np.float32)
+    matrix = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), target)
+    return np.asarray(matrix, np.float64)
+
+
+def canonical(frame: Image, corners: FloatArray) -> Image:
+    """The playing area (with :data:`MARGIN` round it) warped upright in the numbering frame."""
+    view: Image = np.asarray(
+        cv2.warpPerspective(frame, warp_matrix(corners), view_size(), flags=cv2.INTER_LINEAR), np.uint8)
+    return view
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where a checker can stand: a point's slot or a bar slot (``point`` 0, ``half`` 0 = top)."""
+
+    point: int
+    slot: int
+    half: int = 0
+
+    @property
+    def on_bar(self) -> bool:
+        return self.point == 0
+
+
+def _places() -> tuple[Place, ...]:
+    points = [Place(point, slot) for point in range(1, 25) for slot in range(SLOTS)]
+    bar = [Place(0, slot, half) for half in range(2) for slot in range(BAR_SLOTS)]
+    return tuple(points + bar)
+
+
+#: All 128 places, points first (index ``(point - 1) * 5 + slot``), then the bar's top and bottom halves.
+PLACES = _places()
+BAR_START = 24 * SLOTS
+
+
+def place_index(point: int, slot: int) -> int:
+    return (point - 1) * SLOTS + slot
+
+
+def bar_index(half: int, slot: int) -> int:
+    return BAR_START + half * BAR_SLOTS + slot
+
+
+def _centres() -> npt.NDArray[np.int64]:
+    centres = []
+    for place in PLACES:
+        if place.on_bar:
+            x, y = GEOMETRY.bar_slot(place.half == 0, place.slot)
+        else:
+            x, y = GEOMETRY.slot_centre(place.point, place.slot)
+        centres.append(to_view(x, y))
+    return np.round(np.array(centres)).astype(np.int64)
+
+
+CENTRES = _centres()
+#: A place's descriptor is a GRID x GRID lattice of samples over a square reaching SPAN checker radii
+#: from its centre: the checker, its rim and the shadow it throws, but little of its neighbours.
+GRID = 10
+SPAN = 1.25
+_CELL = 2 * SPAN * (GEOMETRY.checker / 2 * SCALE) / GRID
+
+
+def _lattice() -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    steps = (np.arange(GRID) + 0.5) * _CELL - SPAN * GEOMETRY.checker / 2 * SCALE
+    xs = CENTRES[:, 0, None, None] + steps[None, None, :]
+    ys = CENTRES[:, 1, None, None] + steps[None, :, None]
+    shape = (len(PLACES) * GRID, GRID)
+    return (np.broadcast_to(xs, (len(PLACES), GRID, GRID)).reshape(shape).astype(np.float32),
+            np.broadcast_to(ys, (len(PLACES), GRID, GRID)).reshape(shape).astype(np.float32))
+
+
+_MAP_X, _MAP_Y = _lattice()
+# The same lattice in the coordinates of the half-resolution view.
+_SMALL_X, _SMALL_Y = (_MAP_X + 0.5) / 2 - 0.5, (_MAP_Y + 0.5) / 2 - 0.5
+#: Light is divided out in the log domain; this floor keeps black from becoming minus infinity.
+FLOOR = 8.0
+
+
+#: ``LOG[v]`` is ``log(v + FLOOR)`` for every 8-bit value: a lookup is far cheaper than ``np.log``.
+LOG = np.log(np.arange(256, dtype=np.float32) + FLOOR)
+
+
+def reduce(view: Image) -> Image:
+    """The view at half its resolution (a checker ~23 px across): enough for lattices and hands."""
+    small: Image = np.asarray(cv2.pyrDown(view), np.uint8)
+    return small
+
+
+def descriptors(small: Image, light: FloatArray) -> npt.NDArray[np.float32]:
+    """Every place's lattice in log light units, ``light`` (128, 3) divided out: (128, GRID*GRID*3).
+
+    ``small`` is :func:`reduce` of the view.  It is blurred to the lattice's spacing first,
+    so each sample stands for its whole cell.
+    """
+    smooth = cv2.GaussianBlur(small, (0, 0), _CELL / 4)
+    samples = cv2.remap(smooth, _SMALL_X, _SMALL_Y, cv2.INTER_NEAREST)
+    logs = LOG[samples.reshape(len(PLACES), GRID * GRID, 3)]
+    logs -= np.log(light.astype(np.float32) + FLOOR)[:, None, :]
+    return logs.reshape(len(PLACES), -1)
+
+
+def _band_rows() -> tuple[tuple[int, int], ...]:
+    depth, gap, height = GEOMETRY.point_depth, GEOMETRY.gap, GEOMETRY.height
+    bands = ((-32.0, -8.0), (depth + 12, depth + gap - 12), (height + 8, height + 32))
+    return tuple((round(to_view(0, a)[1]), round(to_view(0, b)[1])) for a, b in bands)
+
+
+BANDS = _band_rows()
+#: The y (view px) each band's light is taken to belong to.
+BAND_Y = np.array([(a + b) / 2 for a, b in BANDS])
+
+
+def _column_edges() -> tuple[tuple[int, int], ...]:
+    edges = []
+    for column in range(COLUMNS):
+        if column == 12:
+            x0, _, x1, _ = GEOMETRY.bar_box()
+        else:
+            centre = GEOMETRY.column_x(column)
+            x0, x1 = centre - GEOMETRY.point_width / 2, centre + GEOMETRY.point_width / 2
+        edges.append((round(to_view(x0, 0)[0]), round(to_view(x1, 0)[0])))
+    return tuple(edges)
+
+
+COLUMN_EDGES = _column_edges()
+COLUMN_X = np.array([(a + b) / 2 for a, b in COLUMN_EDGES])
+
+
+def light_grid(small: Image) -> FloatArray:
+    """Median BGR of each band (frame above, middle strip, frame below) over each column: (3, 13, 3).
+
+    ``small`` is :func:`reduce` of the view.  Medians keep a die or a stray glint in one cell
+    from moving the light of a whole column.
+    """
+    grid = np.zeros((len(BANDS), COLUMNS, 3))
+    for b, (y0, y1) in enumerate(BANDS):
+        for c, (x0, x1) in enumerate(COLUMN_EDGES):
+            cell = small[y0 // 2:(y1 + 1) // 2, x0 // 2:(x1 + 1) // 2].reshape(-1, 3)
+            grid[b, c] = np.median(cell, axis=0)
+    return grid
+
+
+def _weights() -> FloatArray:
+    """Bilinear weights from the light grid to every place's centre: (128, 3 * 13)."""
+    order = np.argsort(COLUMN_X)
+    xs = COLUMN_X[order]
+    weights = np.zeros((len(PLACES), len(BANDS), COLUMNS))
+    for i, (x, y) in enumerate(CENTRES):
+        k = int(np.clip(np.searchsorted(xs, x) - 1, 0, COLUMNS - 2))
+        tx = float(np.clip((x - xs[k]) / (xs[k + 1] - xs[k]), 0, 1))
+        b = 0 if y < BAND_Y[1] else 1
+        ty = float(np.clip((y - BAND_Y[b]) / (BAND_Y[b + 1] - BAND_Y[b]), 0, 1))
+        for band, wy in ((b, 1 - ty), (b + 1, ty)):
+            weights[i, band, order[k]] += wy * (1 - tx)
+            weights[i, band, order[k + 1]] += wy * tx
+    return weights.reshape(len(PLACES), -1)
+
+
+_WEIGHTS = _weights()
+
+
+def light_at_places(grid: FloatArray) -> FloatArray:
+    """The light grid interpolated to every place: (128, 3) BGR."""
+    return np.asarray(_WEIGHTS @ grid.reshape(-1, 3), np.float64)
+
+
+def observe(view: Image) -> tuple[Image, FloatArray, npt.NDArray[np.float32]]:
+    """The half-resolution view, its light grid and every place's descriptor."""
+    small = reduce(view)
+    grid = light_grid(small)
+    return small, grid, descriptors(small, light_at_places(grid))
+
+
+def lattice_nominal() -> FloatArray:
+    """Every place's lattice samples in nominal canonical coordinates: (128, GRID*GRID, 2)."""
+    xs = _MAP_X.reshape(len(PLACES), GRID * GRID) / SCALE - MARGIN
+    ys = _MAP_Y.reshape(len(PLACES), GRID * GRID) / SCALE - MARGIN
+    return np.stack([xs, ys], axis=-1).astype(np.float64)
