@@ -26,7 +26,7 @@ demo: $(STAMP)
 	$(BIN)/pipgammon selfplay --seed 7 --match-to 3
 
 lint: $(DEVSTAMP)
-	$(BIN)/ruff check engine vision hardware firmware_bridge pipgammon tests bench
+	$(BIN)/ruff check engine vision hardware firmware_bridge pipgammon tests bench tools
 
 typecheck: $(DEVSTAMP)
 	$(BIN)/mypy engine pipgammon vision
@@ -40,6 +40,7 @@ bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench]'
 	$(BIN)/python bench/legal_plays.py
 	$(BIN)/python bench/variants.py
+	$(BIN)/python bench/vision.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

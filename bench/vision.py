@@ -34,14 +34,13 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")  # one core per worker, as on a bu
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import cv2  # noqa: E402
-import numpy as np  # noqa: E402
+import cv2
 
-from engine.position import Position  # noqa: E402
-from vision import synthetic  # noqa: E402
-from vision.calibration import CalibrationError, calibrate  # noqa: E402
-from vision.outline import OutlineError, find_corners  # noqa: E402
-from vision.reading import read  # noqa: E402
+from engine.position import Position
+from vision import synthetic
+from vision.calibration import CalibrationError, calibrate
+from vision.outline import OutlineError, find_corners
+from vision.reading import read
 
 cv2.setNumThreads(1)
 
@@ -162,7 +161,8 @@ def main() -> int:
         print(f"clear -> occluded    {percent(t.false_occluded, t.clear_frames)}")
         if t.ms:
             ms = sorted(t.ms)
-            print(f"ms per frame         median {statistics.median(ms):.2f}, p95 {ms[int(0.95 * (len(ms) - 1))]:.2f}")
+            p95 = ms[int(0.95 * (len(ms) - 1))]
+            print(f"ms per frame         median {statistics.median(ms):.2f}, p95 {p95:.2f}")
         for line in t.failures + t.wrong[:12]:
             print("  " + line)
     return 0

@@ -27,7 +27,8 @@ def parse_corners(text: str) -> np.ndarray:
     except ValueError as err:
         raise VisionUsageError(f"--corners: {text!r} is not 8 numbers separated by commas") from err
     if len(values) != 8 or not all(np.isfinite(values)):
-        raise VisionUsageError(f"--corners: want 8 numbers TLx,TLy,TRx,TRy,BRx,BRy,BLx,BLy, got {len(values)}")
+        raise VisionUsageError(
+            f"--corners: want 8 numbers TLx,TLy,TRx,TRy,BRx,BRy,BLx,BLy, got {len(values)}")
     corners = np.array(values, np.float64).reshape(4, 2)
     area = 0.5 * abs(sum(corners[i, 0] * corners[(i + 1) % 4, 1] - corners[(i + 1) % 4, 0] * corners[i, 1]
                          for i in range(4)))
@@ -68,7 +69,7 @@ def cmd_read(args: argparse.Namespace, out: IO[str]) -> int:
     if bool(args.calibration) == bool(args.corners):
         raise VisionUsageError("read: give exactly one of --calibration FILE or --corners ...")
     calibration = None
-    corners = None
+    corners = np.zeros((4, 2))
     if args.calibration:
         try:
             calibration = Calibration.from_json(Path(args.calibration).read_text())
@@ -83,7 +84,8 @@ def cmd_read(args: argparse.Namespace, out: IO[str]) -> int:
             frame = load(Path(name))
         except ImageError as err:
             raise VisionUsageError(str(err)) from err
-        reading: Reading = read(frame, calibration) if calibration is not None else read_corners(frame, corners)
+        reading: Reading = (read(frame, calibration) if calibration is not None
+                            else read_corners(frame, corners))
         # Dice and the cube are read by Vision II; until then the keys say "not read", not "none".
         entry: dict[str, Any] = {"image": name, **reading.to_json(), "dice": None, "cube": None}
         if args.json:

@@ -7,6 +7,8 @@ Set-ups use seeds from 1,000,000 up, which neither the tests nor bench/vision.py
 Each set-up is a board, a mount and a lamp: one calibration frame of the start
 position, then frames of random scenes under changing light, read with corners
 that are a little off (as a detected outline is) but the same for every frame.
+A third of the frames have a hand over the board: the places it hides are
+labelled COVERED.
 Half the set-ups borrow every look from another place, as the calibration's
 self-check does, so the model knows both.
 """
@@ -25,13 +27,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.position import Position  # noqa: E402
-from vision import synthetic  # noqa: E402
-from vision.corners import observe_corners  # noqa: E402
-from vision.corners import templates as corner_templates  # noqa: E402
-from vision.slot_model import SlotModel  # noqa: E402
-from vision.templates import Templates, labels_for  # noqa: E402
-from vision.view import canonical, observe  # noqa: E402
+from engine.position import Position
+from vision import synthetic
+from vision.corners import observe_corners
+from vision.corners import templates as corner_templates
+from vision.slot_model import SlotModel
+from vision.templates import COVERED, Templates, covered_places, labels_for
+from vision.view import canonical, observe
 
 SEED_BASE = 1_000_000
 
@@ -49,13 +51,22 @@ def setup_samples(args: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
                                 labels_for(Position.start()), borrow_all=rng.random() < 0.5)
     inputs, labels = [], []
     for _ in range(frames):
-        lit = dataclasses.replace(style, brightness=style.brightness * rng.uniform(0.85, 1.15))
+        lit = dataclasses.replace(style, brightness=style.brightness * rng.uniform(0.85, 1.15),
+                                  hand=rng.random() < 0.3)
         position = synthetic.random_scene(rng, most=rng.choice((5, 5, 5, 7)))
-        frame, _ = synthetic.render(position, rng, style=lit, mount=mount)
+        frame, truth = synthetic.render(position, rng, style=lit, mount=mount)
         view = canonical(frame, corners)
         inputs.append(templates.inputs(observe(view)[2]))
-        labels.append(labels_for(position))
+        labels.append(_labels(position, truth, corners))
     return np.concatenate(inputs), np.concatenate(labels)
+
+
+def _labels(position: Position, truth: synthetic.Truth, corners: np.ndarray) -> np.ndarray:
+    """What every place shows: its checker or none, or COVERED where a hand hides it."""
+    labels = labels_for(position)
+    if truth.hand is not None:
+        labels[covered_places(truth.hand, corners)] = COVERED
+    return labels
 
 
 def corner_samples(args: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
@@ -80,8 +91,10 @@ def train(x: np.ndarray, y: np.ndarray, hidden: int, epochs: int, seed: int) -> 
     scale = x.std(axis=0) + 1e-3
     xs = ((x - mean) / scale).astype(np.float32)
     n, d = xs.shape
+    classes = int(y.max()) + 1
     params = [gen.normal(0, np.sqrt(2 / d), (d, hidden)).astype(np.float32), np.zeros(hidden, np.float32),
-              gen.normal(0, np.sqrt(1 / hidden), (hidden, 3)).astype(np.float32), np.zeros(3, np.float32)]
+              gen.normal(0, np.sqrt(1 / hidden), (hidden, classes)).astype(np.float32),
+              np.zeros(classes, np.float32)]
     moments = [(np.zeros_like(p), np.zeros_like(p)) for p in params]
     step, rate, decay = 0, 1e-3, 1e-4
     for epoch in range(epochs):
@@ -139,8 +152,9 @@ def main() -> int:
         parts = pool.map(source, [(seed, args.frames) for seed in range(args.setups)])
     x = np.concatenate([p[0] for p in parts])
     y = np.concatenate([p[1] for p in parts])
-    print(f"{len(y)} places from {args.setups * args.frames} frames in {time.perf_counter() - started:.0f} s; "
-          f"{np.bincount(y, minlength=3).tolist()} empty/white/black", flush=True)
+    took = time.perf_counter() - started
+    print(f"{len(y)} places from {args.setups * args.frames} frames in {took:.0f} s; "
+          f"{np.bincount(y, minlength=4).tolist()} empty/white/black/covered", flush=True)
     model = train(x, y, args.hidden, args.epochs, seed=1)
     predicted = model.probabilities(x).argmax(axis=1)
     print(f"training error {np.mean(predicted != y):.5f}")

@@ -16,22 +16,28 @@ from __future__ import annotations
 import base64
 import json
 from dataclasses import dataclass
+
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from engine.position import Position
 from vision.geometry import FloatArray
 from vision.slot_model import SlotModel
-from vision.templates import BLACK, KINDS, WHITE, Descriptors, Templates, labels_for
+from vision.templates import BLACK, SHOWS, WHITE, Descriptors, Templates, labels_for
 from vision.view import (
     GRID,
+    LOG,
     PLACES,
     Image,
     canonical,
+    cells_within,
     observe,
     view_size,
 )
 
+#: How sure the self-check must be that a place differs from the start before it refuses a frame.
+SURE = 0.9
 START = Position.start()
 START_LABELS = labels_for(START)
 VERSION = 2
@@ -41,15 +47,8 @@ class CalibrationError(ValueError):
     """A frame that cannot calibrate (no board, not the starting position), or a bad calibration file."""
 
 
-def _face_cells() -> np.ndarray:
-    """Lattice cells inside half a checker radius: a place's face colour, free of its rim."""
-    half = (GRID - 1) / 2
-    cells = [(r * GRID + c) for r in range(GRID) for c in range(GRID)
-             if (r - half) ** 2 + (c - half) ** 2 <= (GRID * 0.2) ** 2]
-    return np.array(cells)
-
-
-FACE = _face_cells()
+#: Lattice cells inside half a checker radius: a place's face colour, free of its rim.
+FACE = cells_within(0.5)
 
 
 def faces(described: Descriptors) -> FloatArray:
@@ -85,14 +84,14 @@ class Calibration:
     corners: FloatArray  # camera px of the numbering frame's TL, TR, BR, BL
     frame_size: tuple[int, int]  # (width, height) the corners belong to
     view: Image
-    small: Image  # the view at half resolution
+    small_log: npt.NDArray[np.float32]  # the view at half resolution, as log intensities
     grid: FloatArray  # the view's light grid
     templates: Templates
 
     @classmethod
     def from_view(cls, corners: FloatArray, frame_size: tuple[int, int], view: Image) -> Calibration:
         small, grid, described = observe(view)
-        return cls(corners, frame_size, view, small, grid, Templates.learn(described, START_LABELS))
+        return cls(corners, frame_size, view, LOG[small], grid, Templates.learn(described, START_LABELS))
 
     def to_json(self) -> str:
         ok, png = cv2.imencode(".png", self.view)
@@ -154,11 +153,13 @@ def calibrate(frame: Image, corners: FloatArray, model: SlotModel | None = None)
             f"the start points do not hold two colours of checkers (spread/separation {score:.2f}, "
             "want under 0.5): is this the starting position, with the whole playing area inside the corners?")
     check = Templates.learn(described, START_LABELS, borrow_all=True)
-    seen = model.probabilities(check.inputs(described)).argmax(axis=1)
-    wrong = np.flatnonzero(seen != START_LABELS)
+    probabilities = model.probabilities(check.inputs(described))
+    seen = probabilities.argmax(axis=1)
+    # Only a confident disagreement refuses the frame: borrowed looks are a little off by nature.
+    wrong = np.flatnonzero((seen != START_LABELS) & (probabilities.max(axis=1) >= SURE))
     if len(wrong):
         raise CalibrationError("not the starting position: " + "; ".join(
-            f"{_name(i)} shows {KINDS[seen[i]]}, the start has {KINDS[START_LABELS[i]]}" for i in wrong[:6]))
+            f"{_name(i)} shows {SHOWS[seen[i]]}, the start has {SHOWS[START_LABELS[i]]}" for i in wrong[:6]))
     return Calibration.from_view(chosen, (width, height), view)
 
 

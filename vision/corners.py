@@ -24,6 +24,8 @@ from vision.view import (
     BANDS,
     COLUMN_EDGES,
     COLUMN_X,
+    DISC,
+    FLOOR,
     GEOMETRY,
     GRID,
     MARGIN,
@@ -31,19 +33,15 @@ from vision.view import (
     SCALE,
     Image,
     canonical,
+    cells_within,
     descriptors,
     lattice_nominal,
     reduce,
 )
 
-#: Lattice cells of a checker's face (inside 0.8 of its radius): what decides a place.
-_HALF = (GRID - 1) / 2
-_FACE = np.array([r * GRID + c for r in range(GRID) for c in range(GRID)
-                  if (r - _HALF) ** 2 + (c - _HALF) ** 2 <= (GRID / 2 * 0.8 / 1.25) ** 2])
-#: Cells out to just past a checker's edge: its rim and the shadow it throws tell an ivory checker
-#: from an ivory triangle when their faces match.
-_DISC = np.array([r * GRID + c for r in range(GRID) for c in range(GRID)
-                  if (r - _HALF) ** 2 + (c - _HALF) ** 2 <= (GRID / 2 * 1.1 / 1.25) ** 2])
+#: A checker's face (inside 0.8 of its radius) gives its colour; the whole DISC, rim and shadow
+#: included, tells an ivory checker from an ivory triangle when their faces match.
+_FACE = cells_within(0.8)
 #: Mean absolute log difference (per channel) beyond which a face is not the empty look.
 OCCUPIED = 0.25
 #: The look of a colour with no checker in view: far from anything a frame holds.
@@ -88,14 +86,25 @@ def _sample(small: Image, x: float, y: float, half: int = 2) -> FloatArray:
     return np.asarray(np.median(patch, axis=0), np.float64)
 
 
-def _light(small: Image) -> FloatArray:
-    """Light per place from the bare middle strip of its column alone (the frame may be any colour)."""
+_ORDER = np.argsort(COLUMN_X)
+
+
+def _middle(small: Image) -> FloatArray:
+    """Median BGR of the bare middle strip in each column: the light, in corners mode (the frame
+    round the playing area may be any colour, so it cannot be the reference)."""
     y0, y1 = BANDS[1]
-    middle = np.array([np.median(small[y0 // 2:(y1 + 1) // 2, a // 2:(b + 1) // 2].reshape(-1, 3), axis=0)
-                       for a, b in COLUMN_EDGES])
-    order = np.argsort(COLUMN_X)
-    xs = (lattice_nominal()[:, :, 0].mean(axis=1) + MARGIN) * SCALE
-    return np.stack([np.interp(xs, COLUMN_X[order], middle[order, c]) for c in range(3)], axis=1)
+    return np.array([np.median(small[y0 // 2:(y1 + 1) // 2, a // 2:(b + 1) // 2].reshape(-1, 3), axis=0)
+                     for a, b in COLUMN_EDGES])
+
+
+def _light_at(middle: FloatArray, view_x: FloatArray | float) -> FloatArray:
+    """The middle strip's light interpolated to view x positions: (..., 3)."""
+    return np.stack([np.interp(view_x, COLUMN_X[_ORDER], middle[_ORDER, c]) for c in range(3)], axis=-1)
+
+
+def _light(small: Image) -> FloatArray:
+    """Light per place: (128, 3)."""
+    return _light_at(_middle(small), (lattice_nominal()[:, :, 0].mean(axis=1) + MARGIN) * SCALE)
 
 
 def _empty_looks(small: Image) -> np.ndarray:
@@ -105,15 +114,11 @@ def _empty_looks(small: Image) -> np.ndarray:
     one side does not tint the whole board.
     """
     g = GEOMETRY
-    order = np.argsort(COLUMN_X)
-    y0, y1 = BANDS[1]
-    middle = np.array([np.median(small[y0 // 2:(y1 + 1) // 2, a // 2:(b + 1) // 2].reshape(-1, 3), axis=0)
-                       for a, b in COLUMN_EDGES])
+    middle = _middle(small)
 
     def relative(x: float, y: float, half: int = 2) -> FloatArray:
-        view_x = (x + MARGIN) * SCALE
-        light = np.array([np.interp(view_x, COLUMN_X[order], middle[order, c]) for c in range(3)])
-        return np.asarray(np.log(_sample(small, x, y, half) + 8.0) - np.log(light + 8.0), np.float64)
+        light = _light_at(middle, (x + MARGIN) * SCALE)
+        return np.asarray(np.log(_sample(small, x, y, half) + FLOOR) - np.log(light + FLOOR), np.float64)
 
     columns = COLUMN_X / SCALE - MARGIN
     bar0, _, bar1, _ = g.bar_box()
@@ -131,9 +136,9 @@ def _empty_looks(small: Image) -> np.ndarray:
                 triangles[parity(point)].append(relative(cx + dx * g.point_width, y, 1))
     looks = np.zeros((len(PLACES), GRID * GRID, 3), np.float32)
     for part, colour in colours.items():
-        looks[_PART == part] = colour
+        looks[part == _PART] = colour
     for side in range(2):
-        looks[(_PART == TRIANGLE) & (_SIDE == side)] = np.median(triangles[side], axis=0)
+        looks[(_PART == TRIANGLE) & (side == _SIDE)] = np.median(triangles[side], axis=0)
     return looks
 
 
@@ -146,7 +151,7 @@ def templates(small: Image, described: np.ndarray) -> Templates:
     """
     lattices = described.reshape(len(PLACES), GRID * GRID, 3)
     empty = _empty_looks(small)
-    off_empty = np.abs(lattices[:, _DISC, :] - empty[:, _DISC, :]).mean(axis=(1, 2))
+    off_empty = np.abs(lattices[:, DISC, :] - empty[:, DISC, :]).mean(axis=(1, 2))
     occupied = off_empty > OCCUPIED
     kinds = np.full(len(PLACES), EMPTY)
     if occupied.any():

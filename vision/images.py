@@ -28,9 +28,8 @@ def _truncation(data: bytes) -> str | None:
     if data[:3] == b"\xff\xd8\xff":
         if b"\xff\xd9" not in data[-64:]:
             return "the JPEG data stops before its end marker (truncated file?)"
-    elif data[:8] == b"\x89PNG\r\n\x1a\n":
-        if b"IEND" not in data[-32:]:
-            return "the PNG data stops before its IEND chunk (truncated file?)"
+    elif data[:8] == b"\x89PNG\r\n\x1a\n" and b"IEND" not in data[-32:]:
+        return "the PNG data stops before its IEND chunk (truncated file?)"
     return None
 
 

@@ -35,8 +35,9 @@ def _circles(frame: Image, low: float, high: float) -> FloatArray:
     found: list[np.ndarray] = []
     for channel in cv2.split(frame):
         smooth = cv2.GaussianBlur(channel, (0, 0), 1.5)
-        circles = cv2.HoughCircles(smooth, cv2.HOUGH_GRADIENT, dp=1, minDist=max(low * 1.4, 4.0), param1=80,
-                                   param2=max(12, int(low * 0.8)), minRadius=int(low), maxRadius=int(high) + 1)
+        circles = cv2.HoughCircles(smooth, cv2.HOUGH_GRADIENT, dp=1, minDist=max(low * 1.4, 4.0),
+                                   param1=80, param2=max(12, int(low * 0.8)), minRadius=int(low),
+                                   maxRadius=int(high) + 1)
         if circles is not None:
             found.extend(circles[0])
     # The same checker is often found in two channels, or twice a little apart: average each cluster.
@@ -54,7 +55,7 @@ def _circles(frame: Image, low: float, high: float) -> FloatArray:
 def _runs(centres: FloatArray, radius: float) -> list[list[int]]:
     """Maximal straight runs of touching discs (centre spacing about one diameter)."""
     gaps = np.linalg.norm(centres[:, None] - centres[None], axis=-1)
-    linked = (gaps > 1.3 * radius) & (gaps < 2.6 * radius)
+    linked = (gaps > 1.3 * radius) & (gaps < 3.0 * radius)
 
     def extend(path: list[int]) -> list[int]:
         while True:
@@ -66,7 +67,7 @@ def _runs(centres: FloatArray, radius: float) -> list[list[int]]:
             path.append(min(options, key=lambda k: _angle(direction, centres[k] - centres[path[-1]])))
 
     runs = set()
-    for i, j in zip(*np.nonzero(linked)):
+    for i, j in zip(*np.nonzero(linked), strict=True):
         run = extend(extend([int(j), int(i)])[::-1])
         runs.add(tuple(run) if run[0] < run[-1] else tuple(run[::-1]))
     return [list(run) for run in runs]
@@ -96,7 +97,7 @@ def find_corners(frame: Image) -> FloatArray:
         raise OutlineError(f"no board found: only {len(circles)} round shapes in the frame, the starting "
                            "position has 30 checkers")
     radius = float(np.median(circles[:, 2]))
-    circles = _circles(frame, 0.8 * radius, 1.2 * radius)
+    circles = _circles(frame, 0.7 * radius, 1.35 * radius)
     centres = circles[:, :2]
     fives = [run for run in _runs(centres, radius) if len(run) == 5]
     best: tuple[int, FloatArray] | None = None
@@ -115,8 +116,60 @@ def find_corners(frame: Image) -> FloatArray:
         raise OutlineError(f"no board in the starting position found: {len(fives)} rows of five touching "
                            f"checkers and at best {found} of the 30 start checkers where they belong; "
                            "give the corners with --corners")
-    corners = cv2.perspectiveTransform(GEOMETRY.corners().reshape(-1, 1, 2), best[1]).reshape(4, 2)
+    matrix = _refine(frame, best[1])
+    corners = cv2.perspectiveTransform(GEOMETRY.corners().reshape(-1, 1, 2), matrix).reshape(4, 2)
     return np.asarray(corners, np.float64)
+
+
+#: The refinement looks at the board at this many pixels per nominal canonical pixel.
+REFINE_SCALE = 0.5
+#: How far (nominal px) a checker may sit from where the first homography puts it.
+REFINE_REACH = 16
+
+
+def _ring(radius: float) -> np.ndarray:
+    size = int(2 * radius + 9)
+    ring = np.zeros((size, size), np.float32)
+    cv2.circle(ring, (size // 2, size // 2), round(radius), 1.0, 2, cv2.LINE_AA)
+    return ring
+
+
+def _refine(frame: Image, matrix: FloatArray, rounds: int = 2) -> FloatArray:
+    """Sharpen a homography: in the board seen upright, checkers are circles of known size.
+
+    Hough centres wander by a few pixels on dark checkers; a few pixels at the checkers are
+    many at the far corners.  Each round warps the frame upright, finds every start checker's
+    edge ring near where it should be, and refits the homography to those centres.
+    """
+    source = np.concatenate(list(START_CENTRES.values()))
+    ring = _ring(GEOMETRY.checker / 2 * 0.97 * REFINE_SCALE)
+    half = ring.shape[0] // 2
+    reach = round(REFINE_REACH * REFINE_SCALE)
+    for _ in range(rounds):
+        scale = np.diag([REFINE_SCALE, REFINE_SCALE, 1.0])
+        upright_from_camera = scale @ np.linalg.inv(matrix)
+        width, height = (round(v * REFINE_SCALE) for v in GEOMETRY.size)
+        upright = cv2.warpPerspective(frame, upright_from_camera, (width, height))
+        grey = cv2.cvtColor(upright, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        edges = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
+        found = []
+        side = ring.shape[0] + 2 * reach
+        for x, y in source * REFINE_SCALE:
+            x0, y0 = round(x) - half - reach, round(y) - half - reach
+            if x0 < 0 or y0 < 0 or x0 + side > width or y0 + side > height:
+                found.append((x, y))
+                continue
+            window = edges[y0:y0 + side, x0:x0 + side]
+            score = cv2.matchTemplate(window, ring, cv2.TM_CCORR_NORMED)
+            _, _, _, (bx, by) = cv2.minMaxLoc(score)
+            found.append((x0 + bx + half, y0 + by + half))
+        seen = np.array(found, np.float64) / REFINE_SCALE
+        camera = cv2.perspectiveTransform(seen.reshape(-1, 1, 2), matrix).reshape(-1, 2)
+        refitted, _ = cv2.findHomography(source, camera, cv2.RANSAC, 6.0)
+        if refitted is None:
+            break
+        matrix = np.asarray(refitted, np.float64)
+    return matrix
 
 
 def _better(best: tuple[int, FloatArray] | None, candidate: tuple[int, FloatArray]) -> tuple[int, FloatArray]:

@@ -1,11 +1,11 @@
 """Read one frame: the checkers on every point and on the bar, and a status.
 
-Every place is given to empty, white or black by the slot model, from how it
-differs from its own looks (:mod:`vision.templates`).  A point's count is the
-number of its places holding checkers; its colour is theirs.  Something over
-the board (a hand, an arm) shows as bare board that changed where no checker
-can stand, or as places the model cannot decide: the frame is ``occluded`` and
-none of its counts are trusted.
+Every place is given to empty, white, black or covered by the slot model, from
+how it differs from its own looks (:mod:`vision.templates`).  A point's count
+is the number of its places holding checkers; its colour is theirs.  Something
+over the board (a hand, an arm) shows as covered places, places the model
+cannot decide, or bare board that changed where no checker can stand: the
+frame is ``occluded`` and none of its counts are trusted.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ import numpy as np
 from engine.position import CHECKERS
 from vision.calibration import Calibration
 from vision.slot_model import SlotModel
-from vision.templates import BLACK, WHITE
+from vision.static import changed_area
+from vision.templates import BLACK, COVERED, WHITE
 from vision.view import (
     BAR_SLOTS,
     PLACES,
@@ -30,7 +31,6 @@ from vision.view import (
     observe,
     place_index,
 )
-from vision.static import changed_area
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,8 +41,9 @@ class ReadConfig:
     decided: float = 0.9
     #: More undecided places than this means something is over the board.
     undecided_places: int = 2
-    #: Changed bare board larger than this many checker areas means something is over the board.
-    changed_checkers: float = 1.5
+    #: More bare board changed than this many checker areas means something is over the board
+    #: (a die is a fraction of one; moving glare and shadows reach about two).
+    changed_checkers: float = 3.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,13 +94,15 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
     certainty = probabilities.max(axis=1)
 
     undecided = int((certainty < config.decided).sum())
-    changed = changed_area(small, calibration.small, grid, calibration.grid)
-    if undecided > len(PLACES) // 2:
+    covered = int((kinds == COVERED).sum())
+    changed = changed_area(small, calibration.small_log, grid, calibration.grid)
+    if undecided + covered > len(PLACES) // 2:
         return _timed(Reading("no-board", reason="nothing in the frame looks like the calibrated board: "
                               "has the camera or the board moved?"), started)
-    if undecided > config.undecided_places or changed > config.changed_checkers:
-        return _timed(Reading("occluded", reason=f"{undecided} places undecided and {changed:.1f} checkers' "
-                              "area of bare board changed: something is over the board"), started)
+    if covered or undecided > config.undecided_places or changed > config.changed_checkers:
+        return _timed(Reading("occluded", reason=f"{covered} places covered, {undecided} undecided, "
+                              f"{changed:.1f} checkers' area of bare board changed: something is over "
+                              "the board"), started)
     return _timed(count(kinds, certainty), started)
 
 

@@ -57,8 +57,8 @@ class SlotModel:
     def _read(cls, path: Path | str) -> SlotModel:
         source = resources.files("vision").joinpath("data", path) if isinstance(path, str) else path
         with source.open("rb") as handle, np.load(handle) as data:
-            arrays = {key: np.asarray(data[key], np.float32) for key in ("mean", "scale", "w1", "b1", "w2", "b2")}
-        return cls(arrays["mean"], arrays["scale"], (arrays["w1"], arrays["b1"]), (arrays["w2"], arrays["b2"]))
+            a = {key: np.asarray(data[key], np.float32) for key in ("mean", "scale", "w1", "b1", "w2", "b2")}
+        return cls(a["mean"], a["scale"], (a["w1"], a["b1"]), (a["w2"], a["b2"]))
 
 
 @cache

@@ -2,8 +2,9 @@
 
 Checkers only ever stand on places, so the rest of the playing area and the
 board's frame must look as they did at calibration, once the change of light
-is divided out.  The largest connected patch that does not is measured in
-checker areas: a die is a fraction of one, a hand is several.
+is divided out.  What does not is measured in checker areas: a die is a
+fraction of one, moving glare and shadows about two, an arm across the board
+more.  (Hands over the places themselves are the slot model's COVERED class.)
 """
 
 from __future__ import annotations
@@ -57,20 +58,19 @@ _CHECKER_AREA = math.pi * (GEOMETRY.checker / 2 * SCALE / STEP) ** 2
 assert _WX.shape[0] == COLUMNS
 
 
-def changed_area(small: Image, reference: Image, grid: FloatArray, reference_grid: FloatArray) -> float:
-    """The largest changed patch of bare board between ``reference`` and ``small``, in checker areas.
+def changed_area(small: Image, reference: npt.NDArray[np.float32], grid: FloatArray,
+                 reference_grid: FloatArray) -> float:
+    """How much bare board changed between the calibration and ``small``, in checker areas.
 
-    Both are half-resolution views (:func:`vision.view.reduce`); ``grid`` and ``reference_grid``
+    ``small`` is a half-resolution view (:func:`vision.view.reduce`), ``reference`` the
+    calibration's as log intensities (:data:`vision.view.LOG`); ``grid`` and ``reference_grid``
     are the two views' light grids (:func:`vision.view.light_grid`).
     """
     ratio = (np.log(grid + 8.0) - np.log(reference_grid + 8.0)).astype(np.float32)  # (3, 13, 3)
     field = np.stack([_WY @ ratio[:, :, c] @ _WX for c in range(3)], axis=-1)  # (rows, cols, 3)
-    delta = np.abs(LOG[small] - LOG[reference] - field)
+    delta = np.abs(LOG[small] - reference - field)
     # (numpy reduces slowly along a short last axis: take the channel maximum by hand.)
     difference = np.maximum(np.maximum(delta[:, :, 0], delta[:, :, 1]), delta[:, :, 2])
     changed = ((difference > THRESHOLD) & _MASK).astype(np.uint8)
     changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    count, _, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
-    if count <= 1:
-        return 0.0
-    return float(stats[1:, cv2.CC_STAT_AREA].max() / _CHECKER_AREA)
+    return float(np.count_nonzero(changed) / _CHECKER_AREA)

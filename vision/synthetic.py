@@ -109,6 +109,8 @@ class Truth:
     mirror: bool
     occluded: bool
     stacked: bool
+    #: Where the hand and arm cover the frame (255), or ``None`` without a hand.
+    hand: Image | None = field(default=None, repr=False)
 
 
 def _shade(colour: BGR, factor: float) -> BGR:
@@ -151,7 +153,8 @@ def _drop_shadow(image: Image, centre: tuple[float, float], radius: float, stren
     if x1 <= x0 or y1 <= y0:
         return
     mask = np.zeros((y1 - y0, x1 - x0), np.float32)
-    cv2.circle(mask, (round((x - x0) * 16), round((y - y0) * 16)), round(radius * 16), 1.0, -1, cv2.LINE_AA, 4)
+    centre = (round((x - x0) * 16), round((y - y0) * 16))
+    cv2.circle(mask, centre, round(radius * 16), 1.0, -1, cv2.LINE_AA, 4)
     mask = cv2.GaussianBlur(mask, (0, 0), radius * 0.12)
     region = image[y0:y1, x0:x1].astype(np.float32)
     image[y0:y1, x0:x1] = (region * (1 - strength * mask)[:, :, None]).astype(np.uint8)
@@ -216,7 +219,7 @@ def draw_board(position: Position, style: Style, rng: random.Random) -> Image:
     sun = math.radians(style.sun)
     shadow = (-math.cos(sun) * radius * 0.16, -math.sin(sun) * radius * 0.16)
     for layer in (False, True):
-        for (cx, cy), colour, raised in placed:
+        for (cx, cy), _, raised in placed:
             if raised is layer:
                 _drop_shadow(canvas, (cx + shadow[0], cy + shadow[1]), radius, 0.55 if raised else 0.4)
         for (cx, cy), colour, raised in placed:
@@ -296,8 +299,8 @@ def _light(image: Image, style: Style, rng: random.Random) -> Image:
     return lit
 
 
-def _hand(image: Image, style: Style, area: FloatArray, rng: random.Random) -> bool:
-    """An arm from a frame edge reaching over the board; True if it covers the playing area."""
+def _hand(image: Image, style: Style, area: FloatArray, rng: random.Random) -> tuple[bool, Image]:
+    """An arm from a frame edge reaching over the board: whether it covers the playing area, and where."""
     height, width = image.shape[:2]
     target = area.mean(axis=0) + rng.uniform(-0.3, 0.3) * (area.max(axis=0) - area.min(axis=0))
     edge = rng.choice(((target[0], height + 40), (target[0], -40), (-40, target[1]), (width + 40, target[1])))
@@ -310,7 +313,7 @@ def _hand(image: Image, style: Style, area: FloatArray, rng: random.Random) -> b
     image[mask > 0] = colour
     board = np.zeros((height, width), np.uint8)
     cv2.fillConvexPoly(board, np.round(area).astype(np.int32), 255)
-    return bool(np.count_nonzero(mask & board))
+    return bool(np.count_nonzero(mask & board)), mask
 
 
 def camera(style: Style, rng: random.Random, size: tuple[int, int] = (1280, 960)) -> FloatArray:
@@ -344,7 +347,7 @@ def render(
         _playing_area_corners(style.mirror).reshape(-1, 1, 2).astype(np.float64), warp
     ), np.float64).reshape(4, 2)
     frame = _light(frame, style, rng)
-    occluded = _hand(frame, style, corners, rng) if style.hand else False
+    occluded, hand = _hand(frame, style, corners, rng) if style.hand else (False, None)
     if style.blur:
         frame = np.asarray(cv2.GaussianBlur(frame, (0, 0), style.blur), np.uint8)
     if style.noise:
@@ -355,7 +358,7 @@ def render(
     if decoded is not None:
         frame = np.asarray(decoded, np.uint8)
     stacked = any(abs(position.at(p)) > 5 for p in range(1, 25))
-    return frame, Truth(position, corners, style.mirror, occluded, stacked)
+    return frame, Truth(position, corners, style.mirror, occluded, stacked, hand)
 
 
 def random_scene(rng: random.Random, most: int = 5) -> Position:
@@ -369,7 +372,7 @@ def random_scene(rng: random.Random, most: int = 5) -> Position:
         rng.shuffle(order)
         owned = (order[: rng.randint(2, 9)], order[12 : 12 + rng.randint(2, 9)])
         text = []
-        for side, (points_owned, sign) in enumerate(zip(owned, (1, -1))):
+        for points_owned, sign in zip(owned, (1, -1), strict=True):
             off = rng.choice((0, 0, 0, rng.randint(1, 10)))
             bar = rng.choice((0, 0, 0, 1, 2, rng.randint(0, 4)))
             left = CHECKERS - off - bar

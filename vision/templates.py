@@ -15,13 +15,26 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from vision.geometry import BoardGeometry
 from engine.player import Player
 from engine.position import Position
-from vision.view import BAR_SLOTS, CENTRES, PLACES, SLOTS, bar_index, place_index
+from vision.geometry import BoardGeometry, FloatArray
+from vision.view import (
+    BAR_SLOTS,
+    CENTRES,
+    DISC,
+    PLACES,
+    SLOTS,
+    Image,
+    bar_index,
+    canonical,
+    lattices,
+    place_index,
+    reduce,
+)
 
-EMPTY, WHITE, BLACK = 0, 1, 2
-KINDS = ("empty", "white", "black")
+EMPTY, WHITE, BLACK, COVERED = 0, 1, 2, 3
+#: What a place can show, in words for messages.  COVERED is anything else over it: a hand, an arm.
+SHOWS = ("nothing", "a white checker", "a black checker", "something over it")
 #: Checker templates average this many nearest examples.
 NEAREST = 3
 
@@ -106,3 +119,9 @@ def labels_for(position: Position) -> Labels:
         for slot in range(min(position.bar[player], BAR_SLOTS)):
             labels[bar_index(half, slot)] = WHITE if player is Player.WHITE else BLACK
     return labels
+
+
+def covered_places(mask: Image, corners: FloatArray, share: float = 0.2) -> npt.NDArray[np.bool_]:
+    """Places whose disc a camera-pixel ``mask`` (255 = covered) hides by more than ``share``."""
+    samples = lattices(reduce(canonical(mask, corners)))[:, DISC]
+    return np.asarray((samples > 127).mean(axis=(1, 2)) > share)

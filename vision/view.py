@@ -117,6 +117,18 @@ def _lattice() -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
 
 
 _MAP_X, _MAP_Y = _lattice()
+
+
+def cells_within(radii: float) -> npt.NDArray[np.int64]:
+    """Indices of the lattice cells whose centres lie within ``radii`` checker radii of the place."""
+    half = (GRID - 1) / 2
+    step = 2 * SPAN / GRID  # cell spacing, in checker radii
+    return np.array([r * GRID + c for r in range(GRID) for c in range(GRID)
+                     if ((r - half) ** 2 + (c - half) ** 2) * step**2 <= radii**2])
+
+
+#: The checker itself and the ring just outside it (rim and shadow).
+DISC = cells_within(1.1)
 # The same lattice in the coordinates of the half-resolution view.
 _SMALL_X, _SMALL_Y = (_MAP_X + 0.5) / 2 - 0.5, (_MAP_Y + 0.5) / 2 - 0.5
 #: Light is divided out in the log domain; this floor keeps black from becoming minus infinity.
@@ -133,15 +145,22 @@ def reduce(view: Image) -> Image:
     return small
 
 
+def lattices(small: Image) -> Image:
+    """Every place's lattice of samples from the half-resolution view: (128, GRID*GRID, channels).
+
+    The view is blurred to the lattice's spacing first, so each sample stands for its whole cell.
+    """
+    smooth = cv2.GaussianBlur(small, (0, 0), _CELL / 4)
+    samples: Image = np.asarray(cv2.remap(smooth, _SMALL_X, _SMALL_Y, cv2.INTER_NEAREST), np.uint8)
+    return samples.reshape(len(PLACES), GRID * GRID, -1)
+
+
 def descriptors(small: Image, light: FloatArray) -> npt.NDArray[np.float32]:
     """Every place's lattice in log light units, ``light`` (128, 3) divided out: (128, GRID*GRID*3).
 
-    ``small`` is :func:`reduce` of the view.  It is blurred to the lattice's spacing first,
-    so each sample stands for its whole cell.
+    ``small`` is :func:`reduce` of the view.
     """
-    smooth = cv2.GaussianBlur(small, (0, 0), _CELL / 4)
-    samples = cv2.remap(smooth, _SMALL_X, _SMALL_Y, cv2.INTER_NEAREST)
-    logs = LOG[samples.reshape(len(PLACES), GRID * GRID, 3)]
+    logs: npt.NDArray[np.float32] = LOG[lattices(small)]
     logs -= np.log(light.astype(np.float32) + FLOOR)[:, None, :]
     return logs.reshape(len(PLACES), -1)
 

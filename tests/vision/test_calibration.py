@@ -21,8 +21,9 @@ from vision.outline import OutlineError, find_corners
 def test_numbering_in_every_rotation_and_mirror_layout(quarter: int, mirror: bool) -> None:
     """The corners come back in the numbering frame: point 13 at TL, point 1 at BR, whatever the turn."""
     rng = random.Random(100 + quarter * 2 + mirror)
-    style = dataclasses.replace(synthetic.Style.random(rng, hand=False), rotation=90.0 * quarter + rng.uniform(-8, 8),
-                                mirror=mirror, tilt=rng.uniform(0, 20))
+    style = dataclasses.replace(synthetic.Style.random(rng, hand=False),
+                                rotation=90.0 * quarter + rng.uniform(-8, 8), mirror=mirror,
+                                tilt=rng.uniform(0, 20))
     frame, truth = synthetic.render(Position.start(), rng, style=style)
     calibration = calibrate(frame, find_corners(frame))
     error = np.abs(calibration.corners - truth.corners).max()
@@ -69,7 +70,7 @@ def test_a_missing_checker_is_named() -> None:
     rng = random.Random(22)
     short = Position.from_text("W 1:2 12:5 17:3 19:4 off:1 | B 24:2 13:5 8:3 6:5")
     frame, truth = synthetic.render(short, rng, style=synthetic.Style.random(rng, hand=False))
-    with pytest.raises(CalibrationError, match="point 19 slot 5"):
+    with pytest.raises(CalibrationError, match="point 19 slot 5 shows nothing"):
         calibrate(frame, truth.corners)
 
 

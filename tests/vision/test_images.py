@@ -29,7 +29,8 @@ def test_a_good_file_loads(tmp_path: Path) -> None:
     ("cut.jpg", None, "truncated"),
     ("cut.png", None, "truncated"),
 ])
-def test_broken_files_say_what_is_wrong(tmp_path: Path, name: str, content: bytes | None, reason: str) -> None:
+def test_broken_files_say_what_is_wrong(tmp_path: Path, name: str, content: bytes | None,
+                                        reason: str) -> None:
     if content is None:
         if name.endswith(".png"):
             whole = bytes(cv2.imencode(".png", np.zeros((400, 400, 3), np.uint8))[1])
