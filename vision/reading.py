@@ -40,7 +40,9 @@ class ReadConfig:
     #: A place whose likeliest kind has less probability than this is undecided.
     decided: float = 0.9
     #: More undecided places than this means something is over the board.
-    undecided_places: int = 2
+    undecided_places: int = 8
+    #: This many places covered means a hand or an arm (one alone is a glint or a stray shadow).
+    covered_places: int = 2
     #: More bare board changed than this many checker areas means something is over the board
     #: (a die is a fraction of one; moving glare and shadows reach about two).
     changed_checkers: float = 3.0
@@ -99,10 +101,13 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
     if undecided + covered > len(PLACES) // 2:
         return _timed(Reading("no-board", reason="nothing in the frame looks like the calibrated board: "
                               "has the camera or the board moved?"), started)
-    if covered or undecided > config.undecided_places or changed > config.changed_checkers:
+    if (covered >= config.covered_places or undecided > config.undecided_places
+            or changed > config.changed_checkers):
         return _timed(Reading("occluded", reason=f"{covered} places covered, {undecided} undecided, "
                               f"{changed:.1f} checkers' area of bare board changed: something is over "
                               "the board"), started)
+    # A lone covered place is read as the likeliest of what it can really hold.
+    kinds = probabilities[:, :COVERED].argmax(axis=1)
     return _timed(count(kinds, certainty), started)
 
 
