@@ -158,7 +158,8 @@ def calibrate(frame: Image, corners: FloatArray, model: SlotModel | None = None)
     probabilities = model.probabilities(check.inputs(described))
     covered = np.flatnonzero(probabilities.argmax(axis=1) == COVERED)
     if len(covered) >= HAND:
-        raise CalibrationError(f"something is over the board ({', '.join(_name(i) for i in covered[:4])}...): "
+        places = ", ".join(_name(i) for i in covered[:4])
+        raise CalibrationError(f"something is over the board ({places}...): "
                                "take the starting position with nothing over it")
     # Borrowed looks are a little off by nature: a place is judged by what it can really hold,
     # and only a confident disagreement counts.  A start checker's empty look is borrowed in
