@@ -14,6 +14,7 @@ a second layer on some points, and one with a hand over the board.  Printed:
 * per-point accuracy, and bar accuracy;
 * stacked frames whose single layer and flags are right;
 * hands reported ``occluded``, and frames without a hand wrongly reported ``occluded``;
+* corners mode on the same frames (true corners, no calibration);
 * median and p95 ms per frame (``read`` alone, image already decoded) at 1280x960 and 2028x1520.
 
 Targets (issue 4): >= 99 % exact frames, median <= 10 ms at 1280x960 on one core.
@@ -39,6 +40,7 @@ import cv2
 from engine.position import Position
 from vision import synthetic
 from vision.calibration import CalibrationError, calibrate
+from vision.corners import read_corners
 from vision.outline import OutlineError, find_corners
 from vision.reading import read
 
@@ -61,6 +63,8 @@ class Tally:
     hands_caught: int = 0
     false_occluded: int = 0
     clear_frames: int = 0
+    corners_frames: int = 0
+    corners_exact: int = 0
     ms: list[float] = dataclasses.field(default_factory=list)
     wrong: list[str] = dataclasses.field(default_factory=list)
 
@@ -97,6 +101,11 @@ def one_setup(args: tuple[int, int, tuple[int, int]]) -> Tally:
                 tally.hands_caught += reading.status == "occluded"
             continue
         tally.clear_frames += 1
+        if not stacked:
+            by_corners = read_corners(frame, truth.corners)
+            tally.corners_frames += 1
+            tally.corners_exact += list(by_corners.points) == [position.at(p) for p in range(1, 25)] and (
+                by_corners.bar == (position.bar[0], position.bar[1]))
         if reading.status != "ok":
             tally.false_occluded += 1
             tally.wrong.append(f"seed {seed} frame {index}: {reading.status} ({reading.reason})")
@@ -159,6 +168,8 @@ def main() -> int:
         print(f"stacked frames right {percent(t.stacked_right, t.stacked)}")
         print(f"hands -> occluded    {percent(t.hands_caught, t.hands)}")
         print(f"clear -> occluded    {percent(t.false_occluded, t.clear_frames)}")
+        print(f"corners mode exact   {percent(t.corners_exact, t.corners_frames)} "
+              "(true corners, no calibration)")
         if t.ms:
             ms = sorted(t.ms)
             p95 = ms[int(0.95 * (len(ms) - 1))]

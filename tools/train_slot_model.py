@@ -70,13 +70,15 @@ def _labels(position: Position, truth: synthetic.Truth, corners: np.ndarray) -> 
 
 
 def corner_samples(args: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """Corners mode: every frame its own board, read from its true corners a little off."""
+    """Corners mode: every frame its own board (two in five with checkers of any two colours),
+    read from its true corners a little off."""
     seed, frames = args
     rng = random.Random(SEED_BASE + 500_000 + seed)
     inputs, labels = [], []
     for _ in range(frames):
         position = synthetic.random_scene(rng, most=rng.choice((5, 5, 5, 7)))
-        frame, truth = synthetic.render(position, rng, style=synthetic.Style.random(rng, hand=False))
+        style = synthetic.Style.random(rng, hand=False, any_colours=rng.random() < 0.4)
+        frame, truth = synthetic.render(position, rng, style=style)
         corners = truth.corners + np.array([[rng.gauss(0, 3), rng.gauss(0, 3)] for _ in range(4)])
         small, described = observe_corners(frame, corners)
         inputs.append(corner_templates(small, described).inputs(described))

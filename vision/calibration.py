@@ -24,7 +24,7 @@ import numpy.typing as npt
 from engine.position import Position
 from vision.geometry import FloatArray
 from vision.slot_model import SlotModel
-from vision.templates import BLACK, COVERED, EMPTY, SHOWS, WHITE, Descriptors, Templates, labels_for
+from vision.templates import BLACK, COVERED, SHOWS, WHITE, Descriptors, Templates, labels_for
 from vision.view import (
     GRID,
     LOG,
@@ -33,6 +33,7 @@ from vision.view import (
     canonical,
     cells_within,
     observe,
+    place_index,
     view_size,
 )
 
@@ -42,6 +43,8 @@ SURE = 0.9
 HAND = 8
 START = Position.start()
 START_LABELS = labels_for(START)
+#: The outermost checker of every start row: where a missing checker leaves a gap.
+ROW_ENDS = frozenset(place_index(p, abs(START.at(p)) - 1) for p in range(1, 25) if START.at(p))
 VERSION = 2
 
 
@@ -162,14 +165,12 @@ def calibrate(frame: Image, corners: FloatArray, model: SlotModel | None = None)
         raise CalibrationError(f"something is over the board ({places}...): "
                                "take the starting position with nothing over it")
     # Borrowed looks are a little off by nature: a place is judged by what it can really hold,
-    # and only a confident disagreement counts.  A start checker's empty look is borrowed in
-    # every reading, so any disagreement there refuses the frame; a place the start leaves
-    # empty is otherwise read against its own look, so one odd place there (a glint on one
-    # triangle) is forgiven and two are not.
+    # and only a confident disagreement counts.  One odd place alone (a glint on one triangle)
+    # is forgiven unless it is what a missing checker leaves: the end of a start row empty.
     seen = probabilities[:, :COVERED].argmax(axis=1)
     sure = probabilities[:, :COVERED].max(axis=1) / probabilities[:, :COVERED].sum(axis=1)
     wrong = np.flatnonzero((seen != START_LABELS) & (sure >= SURE))
-    if len(wrong) == 1 and START_LABELS[wrong[0]] == EMPTY:
+    if len(wrong) == 1 and wrong[0] not in ROW_ENDS:
         wrong = wrong[:0]
     if len(wrong):
         raise CalibrationError("not the starting position: " + "; ".join(

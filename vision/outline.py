@@ -73,6 +73,12 @@ def _runs(centres: FloatArray, radius: float) -> list[list[int]]:
     return [list(run) for run in runs]
 
 
+def _windows(runs: list[list[int]], length: int) -> list[list[int]]:
+    """Every stretch of ``length`` circles in the runs: stray circles in the gap or on the bar can
+    join two rows into one long run, and the true rows are stretches of it."""
+    return [run[i:i + length] for run in runs for i in range(len(run) - length + 1)]
+
+
 def _angle(a: FloatArray, b: FloatArray) -> float:
     cosine = float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-9))
     return math.acos(max(-1.0, min(1.0, cosine)))
@@ -98,8 +104,11 @@ def find_corners(frame: Image) -> FloatArray:
                            "position has 30 checkers")
     radius = float(np.median(circles[:, 2]))
     circles = _circles(frame, 0.7 * radius, 1.35 * radius)
+    # The first pass also counts small round blobs; the second pass's circles are mostly checkers.
+    radius = float(np.median(circles[:, 2]))
     centres = circles[:, :2]
-    fives = [run for run in _runs(centres, radius) if len(run) == 5]
+    runs = _runs(centres, radius)
+    fives = _windows(runs, 5)
     best: tuple[int, FloatArray] | None = None
     for four in itertools.combinations(fives, 4):
         for matrix in _hypotheses(centres, list(four)):
@@ -107,7 +116,7 @@ def find_corners(frame: Image) -> FloatArray:
     if best is None or best[0] < ENOUGH:
         # A checker the circle finder missed shortens a row to four: any two rows, each placed as
         # any of the fives, fix a homography the other checkers can confirm.
-        rows = [run for run in _runs(centres, radius) if len(run) in (4, 5)]
+        rows = _windows(runs, 4) + fives
         for pair in itertools.combinations(rows, 2):
             for matrix in _two_rows(centres, pair):
                 best = _better(best, _confirm(matrix, centres, radius))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -63,9 +63,10 @@ class Style:
     sun: float = 135.0  # degrees: where the lamp stands, seen from above the canonical board
 
     @classmethod
-    def random(cls, rng: random.Random, *, hand: bool | None = None) -> Style:
+    def random(cls, rng: random.Random, *, hand: bool | None = None, any_colours: bool = False) -> Style:
+        """A random style; with ``any_colours`` the checkers are any two colours, one lighter."""
         light, dark = rng.choice(TRIANGLE_PAIRS)
-        return cls(
+        style = cls(
             wood=_jitter(rng, rng.choice(WOODS), 15),
             triangles=(_jitter(rng, light, 12), _jitter(rng, dark, 10)),
             checkers=(
@@ -87,6 +88,12 @@ class Style:
             hand=(rng.random() < 0.15) if hand is None else hand,
             sun=rng.uniform(0, 360),
         )
+        if any_colours:
+            lighter = tuple(rng.randint(110, 250) for _ in range(3))
+            shade = rng.uniform(0.2, 0.6)
+            darker = tuple(int(rng.randint(60, 250) * shade) for _ in range(3))
+            style = replace(style, checkers=(lighter, darker))  # type: ignore[arg-type]
+        return style
 
     @classmethod
     def plain(cls) -> Style:
