@@ -1,0 +1,76 @@
+"""Score corners mode on real photographs against labels written by looking at them.
+
+    python bench/real_photos.py FOLDER [--labels bench/data/real_boards.json]
+
+``FOLDER`` holds the images; the labels (written by looking at each photo) are a list of
+``{"image", "corners": [[x, y] x 4], "points": [24 ints], "bar": {"white", "black"}, "notes",
+"source"}`` (corners TL, TR, BR, BL with point 13 at TL; lighter checkers positive).  The
+photos are not in the repository: they are frames of tournament streams and a Wikipedia
+photo kept in a GPL project, whose licence does not clearly cover them.  Each label's
+``source`` says where to fetch its photo.  For a labelled start position the
+outline finder and calibration are tried too.  Prints per image the points
+read wrong, then exact frames, per-point and bar accuracy and the median time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numpy as np
+
+from engine.position import Position
+from vision.calibration import CalibrationError, calibrate
+from vision.corners import read_corners
+from vision.images import ImageError, load
+from vision.outline import OutlineError, find_corners
+
+START = [Position.start().at(p) for p in range(1, 25)]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folder", type=Path)
+    parser.add_argument("--labels", type=Path, default=Path(__file__).parent / "data" / "real_boards.json")
+    args = parser.parse_args()
+    labels = json.loads(args.labels.read_text())
+    exact = points_right = bars_right = 0
+    times = []
+    for label in labels:
+        name = label["image"]
+        try:
+            frame = load(args.folder / name)
+        except ImageError as err:
+            print(f"{name}: {err}")
+            continue
+        reading = read_corners(frame, np.array(label["corners"], np.float64))
+        times.append(reading.ms)
+        truth = label["points"]
+        wrong = [(p + 1, reading.points[p], truth[p]) for p in range(24) if reading.points[p] != truth[p]]
+        bar = (label["bar"]["white"], label["bar"]["black"])
+        points_right += 24 - len(wrong)
+        bars_right += reading.bar == bar
+        exact += not wrong and reading.bar == bar
+        print(f"{name}: {24 - len(wrong)}/24 points right"
+              + (f"; wrong (point, read, truth): {wrong}" if wrong else "")
+              + ("" if reading.bar == bar else f"; bar read {reading.bar}, truth {bar}"))
+        if truth == START:
+            try:
+                calibrate(frame, find_corners(frame))
+                print(f"{name}: the outline was found and the start position calibrated")
+            except (OutlineError, CalibrationError) as err:
+                print(f"{name}: calibration from the photo alone refused: {err}")
+    count = len(times)
+    print(f"exact frames {exact}/{count}; points right {points_right}/{24 * count} "
+          f"({100 * points_right / max(1, 24 * count):.1f} %); bar right {bars_right}/{count}; "
+          f"median {statistics.median(times):.1f} ms per image")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
