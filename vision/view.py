@@ -1,10 +1,11 @@
-"""The canonical view of a frame: the playing area warped upright, and the patches where checkers stand.
+"""The canonical view of a frame: the playing area warped upright, and the places where checkers stand.
 
 A frame is warped once per read, at half the nominal canonical size and with a
-margin round the playing area so the board's own frame is in view too.  Every
-place a checker can stand (five slots on each point, four on each half of the
-bar) is one round patch; :func:`patches` cuts all 128 of them out with one
-fancy-indexing gather.  Light is measured on three bands that checkers never
+margin round the playing area so the board's own frame is in view too, then
+reduced once more.  Every place a checker can stand (five slots on each point,
+four on each half of the bar) is summed up by a lattice of samples round it;
+:func:`descriptors` takes all 128 lattices with one ``remap`` and a lookup
+table of logarithms.  Light is measured on three bands that checkers never
 cover: the board frame above and below the playing area and the bare strip
 between the two rows of points.
 """
