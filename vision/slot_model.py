@@ -1,4 +1,4 @@
-"""The small learned model that says, for every place, empty, white or black.
+"""The small learned model that says, for every place, empty, white, black or covered (a hand).
 
 It is a two-layer perceptron over :meth:`vision.templates.Templates.inputs`:
 how the place differs now from its own three looks learned at calibration.
