@@ -80,8 +80,8 @@ def corner_samples(args: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
         style = synthetic.Style.random(rng, hand=False, any_colours=rng.random() < 0.4)
         frame, truth = synthetic.render(position, rng, style=style)
         corners = truth.corners + np.array([[rng.gauss(0, 3), rng.gauss(0, 3)] for _ in range(4)])
-        small, described = observe_corners(frame, corners)
-        inputs.append(corner_templates(small, described).inputs(described))
+        small, middle, described = observe_corners(frame, corners)
+        inputs.append(corner_templates(small, middle, described).inputs(described))
         labels.append(labels_for(position))
     return np.concatenate(inputs), np.concatenate(labels)
 

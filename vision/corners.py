@@ -16,10 +16,10 @@ import time
 
 import numpy as np
 
-from vision.geometry import BoardGeometry, FloatArray
-from vision.reading import Reading, count
+from vision.geometry import FloatArray
+from vision.reading import Reading, count, timed
 from vision.slot_model import SlotModel
-from vision.templates import BLACK, EMPTY, WHITE, Templates, parity
+from vision.templates import BLACK, EMPTY, WHITE, Templates
 from vision.view import (
     BANDS,
     COLUMN_EDGES,
@@ -37,6 +37,7 @@ from vision.view import (
     descriptors,
     lattice_nominal,
     reduce,
+    to_view,
 )
 
 #: A checker's face (inside 0.8 of its radius) gives its colour; the whole DISC, rim and shadow
@@ -53,7 +54,7 @@ WOOD, FRAME, BAR, TRIANGLE = 0, 1, 2, 3
 
 def _parts() -> tuple[np.ndarray, np.ndarray]:
     """What every lattice sample shows on an empty board: a part code and, on a triangle, its parity."""
-    g = BoardGeometry()
+    g = GEOMETRY
     points = lattice_nominal()
     part = np.full(points.shape[:2], WOOD)
     side = np.zeros(points.shape[:2], np.int64)
@@ -67,7 +68,7 @@ def _parts() -> tuple[np.ndarray, np.ndarray]:
         inside = (depth >= 0) & (depth <= g.point_depth) & (
             np.abs(x - cx) <= g.point_width / 2 * (1 - depth / g.point_depth))
         part[inside] = TRIANGLE
-        side[inside] = parity(point)
+        side[inside] = g.parity(point)
     part[outside] = FRAME
     return part, side
 
@@ -75,13 +76,10 @@ def _parts() -> tuple[np.ndarray, np.ndarray]:
 _PART, _SIDE = _parts()
 
 
-def _view_px(x: float, y: float) -> tuple[int, int]:
-    """Nominal canonical coordinates to half-resolution view pixels."""
-    return round((x + MARGIN) * SCALE / 2), round((y + MARGIN) * SCALE / 2)
-
-
 def _sample(small: Image, x: float, y: float, half: int = 2) -> FloatArray:
-    cx, cy = _view_px(x, y)
+    """Median BGR round nominal canonical (x, y) in the half-resolution view."""
+    vx, vy = to_view(x, y)
+    cx, cy = round(vx / 2), round(vy / 2)
     patch = small[cy - half:cy + half + 1, cx - half:cx + half + 1].reshape(-1, 3)
     return np.asarray(np.median(patch, axis=0), np.float64)
 
@@ -102,19 +100,17 @@ def _light_at(middle: FloatArray, view_x: FloatArray | float) -> FloatArray:
     return np.stack([np.interp(view_x, COLUMN_X[_ORDER], middle[_ORDER, c]) for c in range(3)], axis=-1)
 
 
-def _light(small: Image) -> FloatArray:
-    """Light per place: (128, 3)."""
-    return _light_at(_middle(small), (lattice_nominal()[:, :, 0].mean(axis=1) + MARGIN) * SCALE)
+#: Every place's x in view pixels, where its light is taken.
+_PLACE_X = (lattice_nominal()[:, :, 0].mean(axis=1) + MARGIN) * SCALE
 
 
-def _empty_looks(small: Image) -> np.ndarray:
+def _empty_looks(small: Image, middle: FloatArray) -> np.ndarray:
     """Every place's empty look, drawn from measured part colours (log, light divided out).
 
     Each part's colour is measured relative to the light of its own column, so a lamp to
     one side does not tint the whole board.
     """
     g = GEOMETRY
-    middle = _middle(small)
 
     def relative(x: float, y: float, half: int = 2) -> FloatArray:
         light = _light_at(middle, (x + MARGIN) * SCALE)
@@ -133,7 +129,7 @@ def _empty_looks(small: Image) -> np.ndarray:
         for depth in (g.checker, 2 * g.checker):
             y = depth if g.is_top(point) else g.height - depth
             for dx in (-0.25, 0.25):
-                triangles[parity(point)].append(relative(cx + dx * g.point_width, y, 1))
+                triangles[g.parity(point)].append(relative(cx + dx * g.point_width, y, 1))
     looks = np.zeros((len(PLACES), GRID * GRID, 3), np.float32)
     for part, colour in colours.items():
         looks[part == _PART] = colour
@@ -142,7 +138,7 @@ def _empty_looks(small: Image) -> np.ndarray:
     return looks
 
 
-def templates(small: Image, described: np.ndarray) -> Templates:
+def templates(small: Image, middle: FloatArray, described: np.ndarray) -> Templates:
     """This frame's looks: the drawn empty board, and the two checker colours found on it.
 
     A first pass calls a place occupied when it is far from its drawn empty look and
@@ -150,7 +146,7 @@ def templates(small: Image, described: np.ndarray) -> Templates:
     the median of its places.  A colour with no checker in view gets a look no place is near.
     """
     lattices = described.reshape(len(PLACES), GRID * GRID, 3)
-    empty = _empty_looks(small)
+    empty = _empty_looks(small, middle)
     off_empty = np.abs(lattices[:, DISC, :] - empty[:, DISC, :]).mean(axis=(1, 2))
     occupied = off_empty > OCCUPIED
     kinds = np.full(len(PLACES), EMPTY)
@@ -168,17 +164,17 @@ def read_corners(frame: Image, corners: FloatArray, model: SlotModel | None = No
     """Read ``frame`` given its playing area's corners TL, TR, BR, BL in the numbering frame."""
     started = time.perf_counter()
     model = model or SlotModel.load(CORNERS_MODEL)
-    small, described = observe_corners(frame, corners)
-    probabilities = model.probabilities(templates(small, described).inputs(described))
-    reading = count(probabilities.argmax(axis=1), probabilities.max(axis=1))
-    return Reading(reading.status, reading.points, reading.bar, reading.off, reading.stacked,
-                   reading.confidence, ms=(time.perf_counter() - started) * 1000)
+    small, middle, described = observe_corners(frame, corners)
+    probabilities = model.probabilities(templates(small, middle, described).inputs(described))
+    return timed(count(probabilities.argmax(axis=1), probabilities.max(axis=1)), started)
 
 
-def observe_corners(frame: Image, corners: FloatArray) -> tuple[Image, np.ndarray]:
-    """The half-resolution view and every place's descriptor, lit by the middle strip alone."""
+def observe_corners(frame: Image, corners: FloatArray) -> tuple[Image, FloatArray, np.ndarray]:
+    """The half-resolution view, its middle strip's light per column, and every place's
+    descriptor lit by that strip alone."""
     small = reduce(canonical(frame, corners))
-    return small, descriptors(small, _light(small))
+    middle = _middle(small)
+    return small, middle, descriptors(small, _light_at(middle, _PLACE_X))
 
 
 def _two_colours(faces: FloatArray) -> np.ndarray:

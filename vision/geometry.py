@@ -66,6 +66,11 @@ class BoardGeometry:
     def is_top(point: int) -> bool:
         return point >= 13
 
+    @staticmethod
+    def parity(point: int) -> int:
+        """Which of the two triangle colours a point has (neighbours and opposites differ)."""
+        return (BoardGeometry.column(point) + BoardGeometry.is_top(point)) % 2
+
     def column_x(self, column: int) -> float:
         """The x of a column's centre (the bar sits between columns 5 and 6)."""
         x = (column + 0.5) * self.point_width

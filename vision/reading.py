@@ -11,7 +11,7 @@ frame is ``occluded`` and none of its counts are trusted.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -99,16 +99,16 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
     covered = int((kinds == COVERED).sum())
     changed = changed_area(small, calibration.small_log, grid, calibration.grid)
     if undecided + covered > len(PLACES) // 2:
-        return _timed(Reading("no-board", reason="nothing in the frame looks like the calibrated board: "
+        return timed(Reading("no-board", reason="nothing in the frame looks like the calibrated board: "
                               "has the camera or the board moved?"), started)
     if (covered >= config.covered_places or undecided > config.undecided_places
             or changed > config.changed_checkers):
-        return _timed(Reading("occluded", reason=f"{covered} places covered, {undecided} undecided, "
+        return timed(Reading("occluded", reason=f"{covered} places covered, {undecided} undecided, "
                               f"{changed:.1f} checkers' area of bare board changed: something is over "
                               "the board"), started)
     # A lone covered place is read as the likeliest of what it can really hold.
     kinds = probabilities[:, :COVERED].argmax(axis=1)
-    return _timed(count(kinds, certainty), started)
+    return timed(count(kinds, certainty), started)
 
 
 def count(kinds: np.ndarray, certainty: np.ndarray) -> Reading:
@@ -138,8 +138,6 @@ def count(kinds: np.ndarray, certainty: np.ndarray) -> Reading:
     return Reading("ok", tuple(points), bar, off, stacked, tuple(confidence))
 
 
-def _timed(reading: Reading, started: float) -> Reading:
-    ms = (time.perf_counter() - started) * 1000
-    return Reading(reading.status, reading.points, reading.bar, reading.off, reading.stacked,
-                   reading.confidence, reading.reason, ms)
-
+def timed(reading: Reading, started: float) -> Reading:
+    """``reading`` with the time since ``started`` (a ``time.perf_counter()``) as its ``ms``."""
+    return replace(reading, ms=(time.perf_counter() - started) * 1000)

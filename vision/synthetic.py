@@ -198,7 +198,7 @@ def draw_board(position: Position, style: Style, rng: random.Random) -> Image:
     canvas[int(oy):int(oy) + inner.shape[0], int(ox):int(ox) + inner.shape[1]] = inner
     for point in range(1, 25):
         tri = g.triangle(point) + np.array([ox, oy])
-        colour = style.triangles[(g.column(point) + g.is_top(point)) % 2]
+        colour = style.triangles[g.parity(point)]
         cv2.fillConvexPoly(canvas, np.round(tri * 16).astype(np.int32), colour, cv2.LINE_AA, 4)
     bx0, by0, bx1, by1 = g.bar_box()
     bar = _shade(style.wood, 0.75)

@@ -42,18 +42,13 @@ Labels = npt.NDArray[np.int64]
 Descriptors = npt.NDArray[np.float32]
 
 
-def parity(point: int) -> int:
-    """Which of the two triangle colours a point has (neighbours and opposites differ)."""
-    return (BoardGeometry.column(point) + BoardGeometry.is_top(point)) % 2
-
-
 def _group(index: int) -> tuple[int, int, int, int]:
     """Places whose empty look is interchangeable: bar slot, or row, parity and slot of a point."""
     place = PLACES[index]
     if place.on_bar:
         # The bar is plain wood: both halves' slots at the same distance out look alike.
         return (-1, 0, place.slot, 0)
-    return (int(BoardGeometry.is_top(place.point)), parity(place.point), place.slot, 1)
+    return (int(BoardGeometry.is_top(place.point)), BoardGeometry.parity(place.point), place.slot, 1)
 
 
 GROUPS = [_group(i) for i in range(len(PLACES))]
