@@ -18,6 +18,7 @@ from engine.errors import (
 )
 from engine.game import Game, OpeningRule, Phase
 from engine.gnubg_id import MatchKey, position_from_id, position_id
+from engine.lights import LAMPS, Colour, Light, LightPlan, LightPlanError, Pattern
 from engine.match import Match
 from engine.movegen import LegalPlays, legal_plays
 from engine.play import Play
@@ -29,8 +30,10 @@ from engine.variants import VARIANTS, Variant, find_variant
 
 __all__ = [
     "BAR",
+    "LAMPS",
     "OFF",
     "VARIANTS",
+    "Colour",
     "Cube",
     "DiceError",
     "EngineError",
@@ -39,10 +42,14 @@ __all__ = [
     "IllegalActionError",
     "IllegalPlayError",
     "LegalPlays",
+    "Light",
+    "LightPlan",
+    "LightPlanError",
     "Match",
     "MatchKey",
     "NotationError",
     "OpeningRule",
+    "Pattern",
     "Phase",
     "Play",
     "Player",
