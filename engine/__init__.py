@@ -5,6 +5,7 @@
 '8/5 6/5'
 """
 
+from engine.buttons import Button, ButtonError, ButtonEvent, Press
 from engine.cube import Cube
 from engine.dice import Roll
 from engine.errors import (
@@ -33,6 +34,9 @@ __all__ = [
     "LAMPS",
     "OFF",
     "VARIANTS",
+    "Button",
+    "ButtonError",
+    "ButtonEvent",
     "Colour",
     "Cube",
     "DiceError",
@@ -54,6 +58,7 @@ __all__ = [
     "Play",
     "Player",
     "Position",
+    "Press",
     "PositionError",
     "ResultKind",
     "Roll",

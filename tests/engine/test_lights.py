@@ -61,3 +61,16 @@ def test_pattern_timing() -> None:
     assert Light.steady(GREEN).rgb(123.4) == (0, 200, 0)
     assert Light(Pattern.STEADY, Colour(0, 0, 0)).is_on is False
     assert Light().level(0.3) == 0.0
+
+
+def test_button_events_round_trip_and_refuse_unknown_names() -> None:
+    from engine import Button, ButtonError, ButtonEvent, Press
+
+    for button in Button:
+        for press in Press:
+            event = ButtonEvent(button, press)
+            assert ButtonEvent.parse(str(event)) == event
+    with pytest.raises(ButtonError, match="'undo'"):
+        ButtonEvent.parse("undo")
+    with pytest.raises(ButtonError, match="'mode:double'"):
+        ButtonEvent.parse("mode:double")
