@@ -61,6 +61,9 @@ class Style:
     jpeg: int
     hand: bool
     sun: float = 135.0  # degrees: where the lamp stands, seen from above the canonical board
+    #: For frame sequences: a seed for everything that stays put between frames (wood grain,
+    #: lamp, shadows, glare, each checker's resting place).  ``None`` draws them anew per frame.
+    grain: int | None = None
 
     @classmethod
     def random(cls, rng: random.Random, *, hand: bool | None = None, any_colours: bool = False) -> Style:
@@ -106,6 +109,27 @@ class Style:
 
 
 @dataclass(frozen=True, slots=True)
+class DieSpec:
+    """A die to throw onto the board: its value, whose colour, and whether it lands cocked
+    (tilted against a checker or the rim, so the rulebook has it rolled again)."""
+
+    value: int
+    colour: Player
+    cocked: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DieTruth:
+    """Where a thrown die landed, in frame pixels."""
+
+    value: int
+    colour: Player
+    cocked: bool
+    centre: tuple[float, float]
+    side: float
+
+
+@dataclass(frozen=True, slots=True)
 class Truth:
     """What a rendered frame shows."""
 
@@ -118,6 +142,7 @@ class Truth:
     stacked: bool
     #: Where the hand and arm cover the frame (255), or ``None`` without a hand.
     hand: Image | None = field(default=None, repr=False)
+    dice: tuple[DieTruth, ...] = ()
 
 
 def _shade(colour: BGR, factor: float) -> BGR:
@@ -187,14 +212,17 @@ def _draw_checker(image: Image, centre: tuple[float, float], radius: float, colo
     cv2.circle(image, c, round(radius * 0.35 * scale), shine, -1, cv2.LINE_AA, 4)
 
 
-def draw_board(position: Position, style: Style, rng: random.Random) -> Image:
-    """The board from straight above, on a canvas with the frame and tray (numbering frame)."""
+def draw_board(position: Position, style: Style, rng: random.Random,
+               dice: tuple[tuple[DieSpec, tuple[float, float], float], ...] = ()) -> Image:
+    """The board from straight above, on a canvas with the frame and tray (numbering frame),
+    with ``dice`` as (die, centre on the playing area, angle) on top."""
     width, height = _canvas_size()
-    canvas = _wood(rng, (height, width), style.wood)
+    fixed = rng if style.grain is None else random.Random(style.grain)
+    canvas = _wood(fixed, (height, width), style.wood)
     g = GEOMETRY
     ox, oy = BORDER, BORDER
     lighter = _shade(style.wood, 1.1)
-    inner = _wood(rng, (int(g.height), int(g.width)), lighter)
+    inner = _wood(fixed, (int(g.height), int(g.width)), lighter)
     canvas[int(oy):int(oy) + inner.shape[0], int(ox):int(ox) + inner.shape[1]] = inner
     for point in range(1, 25):
         tri = g.triangle(point) + np.array([ox, oy])
@@ -206,13 +234,19 @@ def draw_board(position: Position, style: Style, rng: random.Random) -> Image:
     radius = g.checker / 2 * 0.97
     # (centre, colour, raised) of every checker, in the order they are laid down.
     placed: list[tuple[tuple[float, float], BGR, bool]] = []
+    def nudge(place: int) -> random.Random:
+        # Where a checker rests on its slot: fixed per place in a sequence, so moving one
+        # checker does not shift the others.
+        return rng if style.grain is None else random.Random(style.grain * 1000 + place)
+
     for point in range(1, 25):
         count = position.at(point)
         colour = style.checkers[0] if count > 0 else style.checkers[1]
         n = abs(count)
         for slot in range(min(n, 5)):
             cx, cy = g.slot_centre(point, slot)
-            placed.append(((cx + ox + rng.uniform(-3, 3), cy + oy + rng.uniform(-3, 3)), colour, False))
+            at = nudge(point * 8 + slot)
+            placed.append(((cx + ox + at.uniform(-3, 3), cy + oy + at.uniform(-3, 3)), colour, False))
         for slot in range(n - 5):
             cx, cy = g.slot_centre(point, slot % 5)
             placed.append(((cx + ox + 8, cy + oy + 8), colour, True))
@@ -220,7 +254,8 @@ def draw_board(position: Position, style: Style, rng: random.Random) -> Image:
         colour = style.checkers[player]
         for slot in range(position.bar[player]):
             cx, cy = g.bar_slot(top, slot % 4)
-            placed.append(((cx + ox + rng.uniform(-3, 3), cy + oy + rng.uniform(-3, 3)), colour, slot >= 4))
+            at = nudge(200 + 20 * int(player) + slot)
+            placed.append(((cx + ox + at.uniform(-3, 3), cy + oy + at.uniform(-3, 3)), colour, slot >= 4))
     # A wooden disc ~9 mm thick casts a soft shadow away from the lamp; shadows fall on the board
     # first, then on the layer below a raised checker.
     sun = math.radians(style.sun)
@@ -240,9 +275,104 @@ def draw_board(position: Position, style: Style, rng: random.Random) -> Image:
             y = oy + (20 + index * 14 if player is Player.WHITE else g.height - 20 - index * 14)
             top_left, bottom_right = (int(tray_x + 15), int(y)), (int(tray_x + TRAY - 45), int(y + 11))
             cv2.rectangle(canvas, top_left, bottom_right, colour, -1)
+    for spec, (x, y), angle in dice:
+        _draw_die(canvas, (x + ox, y + oy), g.checker * DIE_SIDE, spec, angle, sun, rng)
     if style.mirror:
         canvas = np.ascontiguousarray(canvas[:, ::-1])
     return canvas
+
+
+#: A Classic Line die's side as a share of a checker's diameter.
+DIE_SIDE = 0.45
+#: Pip places on a face of side 1 centred at 0, per value.
+PIPS: dict[int, tuple[tuple[float, float], ...]] = {
+    1: ((0, 0),),
+    2: ((-0.26, -0.26), (0.26, 0.26)),
+    3: ((-0.26, -0.26), (0, 0), (0.26, 0.26)),
+    4: ((-0.26, -0.26), (0.26, -0.26), (-0.26, 0.26), (0.26, 0.26)),
+    5: ((-0.26, -0.26), (0.26, -0.26), (0, 0), (-0.26, 0.26), (0.26, 0.26)),
+    6: ((-0.26, -0.28), (0.26, -0.28), (-0.26, 0), (0.26, 0), (-0.26, 0.28), (0.26, 0.28)),
+}
+DIE_FACES: dict[Player, tuple[BGR, BGR]] = {  # face, pips
+    Player.WHITE: ((232, 238, 240), (25, 25, 30)),
+    Player.BLACK: ((30, 30, 34), (235, 235, 235)),
+}
+
+
+def _draw_face(image: Image, centre: tuple[float, float], axes: FloatArray, value: int, face: BGR,
+               pip: BGR) -> None:
+    """One die face: a parallelogram spanned by ``axes`` (two half-side vectors) with its pips."""
+    u, v = axes
+    c = np.array(centre)
+    corners = np.array([c - u - v, c + u - v, c + u + v, c - u + v])
+    cv2.fillConvexPoly(image, np.round(corners * 16).astype(np.int32), face, cv2.LINE_AA, 4)
+    edge = _shade(face, 0.8) if sum(face) > 300 else _shade(face, 1.8)
+    cv2.polylines(image, [np.round(corners * 16).astype(np.int32)], True, edge, 1, cv2.LINE_AA, 4)
+    # Pips are a fifth of a side across (0.2 of a half side, in 1/16 px), foreshortened with the face.
+    pip_axes = (max(1, round(3.2 * float(np.linalg.norm(u)))), max(1, round(3.2 * float(np.linalg.norm(v)))))
+    angle = math.degrees(math.atan2(u[1], u[0]))
+    for px, py in PIPS[value]:
+        at = c + 2 * (px * u + py * v)
+        cv2.ellipse(image, (round(at[0] * 16), round(at[1] * 16)), pip_axes, angle, 0, 360, pip, -1,
+                    cv2.LINE_AA, 4)
+
+
+#: The faces next to each face (a standard die: opposite faces add up to 7).
+NEIGHBOURS = {
+    1: (2, 3, 5, 4), 2: (1, 3, 6, 4), 3: (1, 2, 6, 5), 4: (1, 2, 6, 5), 5: (1, 3, 6, 4), 6: (2, 3, 5, 4),
+}
+
+
+def _draw_die(image: Image, centre: tuple[float, float], side: float, spec: DieSpec, angle: float,
+              sun: float, rng: random.Random) -> None:
+    face, pip = DIE_FACES[spec.colour]
+    half = side / 2
+    u = np.array([math.cos(angle), math.sin(angle)]) * half
+    v = np.array([-math.sin(angle), math.cos(angle)]) * half
+    shadow = np.array([-math.cos(sun), -math.sin(sun)]) * side * 0.25
+    _drop_shadow(image, (centre[0] + shadow[0], centre[1] + shadow[1]), half * 1.2, 0.45)
+    if not spec.cocked:
+        _draw_face(image, centre, np.array([u, v]), spec.value, face, pip)
+        return
+    # Tilted about the u axis: the top face shortens along v and the side face it rose from shows.
+    tilt = rng.uniform(0.35, 0.75)
+    top_v = v * math.cos(tilt)
+    side_v = v * math.sin(tilt)
+    c = np.array(centre)
+    side_face = _shade(face, 0.7) if sum(face) > 300 else _shade(face, 1.6)
+    rise = c + top_v + side_v
+    _draw_face(image, (float(rise[0]), float(rise[1])), np.array([u, side_v]),
+               rng.choice(NEIGHBOURS[spec.value]), side_face, pip)
+    _draw_face(image, centre, np.array([u, top_v]), spec.value, face, pip)
+
+
+def _throw(position: Position, dice: tuple[DieSpec, ...], rng: random.Random) -> list[tuple[float, float]]:
+    """Where each die lands on the canonical board: flat dice on free wood, cocked ones against a
+    checker or the rim; never on one another."""
+    g = GEOMETRY
+    side = g.checker * DIE_SIDE
+    checkers = [g.slot_centre(p, s) for p in range(1, 25) for s in range(min(5, abs(position.at(p))))]
+    spots: list[tuple[float, float]] = []
+    for spec in dice:
+        for _ in range(500):
+            x, y = rng.uniform(side, g.width - side), rng.uniform(side, g.height - side)
+            bx0, _, bx1, _ = g.bar_box()
+            if bx0 - side < x < bx1 + side:
+                continue
+            gaps = [math.hypot(x - cx, y - cy) - g.checker / 2 for cx, cy in checkers]
+            nearest = min(gaps, default=1e9)
+            rim = min(x, y, g.width - x, g.height - y)
+            if any(math.hypot(x - sx, y - sy) < side * 1.6 for sx, sy in spots):
+                continue
+            if spec.cocked and not (nearest < side * 0.5 or rim < side * 0.9):
+                continue
+            if not spec.cocked and nearest < side * 0.75:
+                continue
+            spots.append((x, y))
+            break
+        else:
+            raise ValueError(f"no room on this board for the die {spec}")
+    return spots
 
 
 def _playing_area_corners(mirror: bool) -> FloatArray:
@@ -334,17 +464,22 @@ def render(
     size: tuple[int, int] = (1280, 960),
     style: Style | None = None,
     mount: FloatArray | None = None,
+    dice: tuple[DieSpec, ...] = (),
 ) -> tuple[Image, Truth]:
     """A camera frame of ``position`` and what it shows.  ``size`` is ``(width, height)``;
-    ``mount`` (from :func:`camera`) keeps the camera where an earlier frame had it."""
+    ``mount`` (from :func:`camera`) keeps the camera where an earlier frame had it;
+    ``dice`` are thrown onto free places of the playing area."""
     style = style or Style.random(rng)
-    board = draw_board(position, style, rng)
+    spots = _throw(position, dice, rng)
+    thrown = tuple((spec, spot, rng.uniform(0, math.pi / 2)) for spec, spot in zip(dice, spots, strict=True))
+    board = draw_board(position, style, rng, thrown)
     ch, cw = board.shape[:2]
     source = np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], np.float64)
     quad = _camera_quad(style, size, rng) if mount is None else mount
     warp = cv2.getPerspectiveTransform(source.astype(np.float32), quad.astype(np.float32))
     width, height = size
-    table = _wood(rng, (height, width), style.table)
+    fixed = rng if style.grain is None else random.Random(style.grain + 1)
+    table = _wood(fixed, (height, width), style.table)
     frame: Image = np.asarray(
         cv2.warpPerspective(board, warp, (width, height), dst=table, borderMode=cv2.BORDER_TRANSPARENT,
                             flags=cv2.INTER_AREA),
@@ -353,7 +488,7 @@ def render(
     corners: FloatArray = np.asarray(cv2.perspectiveTransform(
         _playing_area_corners(style.mirror).reshape(-1, 1, 2).astype(np.float64), warp
     ), np.float64).reshape(4, 2)
-    frame = _light(frame, style, rng)
+    frame = _light(frame, style, fixed)
     occluded, hand = _hand(frame, style, corners, rng) if style.hand else (False, None)
     if style.blur:
         frame = np.asarray(cv2.GaussianBlur(frame, (0, 0), style.blur), np.uint8)
@@ -365,7 +500,24 @@ def render(
     if decoded is not None:
         frame = np.asarray(decoded, np.uint8)
     stacked = any(abs(position.at(p)) > 5 for p in range(1, 25))
-    return frame, Truth(position, corners, style.mirror, occluded, stacked, hand)
+    return frame, Truth(position, corners, style.mirror, occluded, stacked, hand,
+                        _dice_truth(thrown, style.mirror, np.asarray(warp, np.float64)))
+
+
+def _dice_truth(thrown: tuple[tuple[DieSpec, tuple[float, float], float], ...], mirror: bool,
+                warp: FloatArray) -> tuple[DieTruth, ...]:
+    width, _ = _canvas_size()
+    side = GEOMETRY.checker * DIE_SIDE
+    out = []
+    for spec, (x, y), _ in thrown:
+        cx = x + BORDER
+        if mirror:
+            cx = width - cx
+        ends = np.array([[cx - side / 2, y + BORDER], [cx + side / 2, y + BORDER]], np.float64)
+        seen = np.asarray(cv2.perspectiveTransform(ends.reshape(-1, 1, 2), warp), np.float64).reshape(2, 2)
+        out.append(DieTruth(spec.value, spec.colour, spec.cocked, tuple(seen.mean(axis=0)),
+                            float(np.linalg.norm(seen[1] - seen[0]))))
+    return tuple(out)
 
 
 def random_scene(rng: random.Random, most: int = 5) -> Position:

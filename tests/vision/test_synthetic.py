@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import cv2
 import numpy as np
 import pytest
 
+from engine.player import Player
 from engine.position import Position
+from vision import synthetic
 from vision.geometry import BoardGeometry
 from vision.synthetic import Style, render
 
@@ -98,3 +101,39 @@ def test_a_fixed_mount_keeps_the_board_where_it_was() -> None:
     _, first = render(Position.start(), rng, style=style, mount=mount)
     _, later = render(MIXED, rng, style=style, mount=mount)
     assert np.allclose(first.corners, later.corners)
+
+
+def test_dice_land_on_the_playing_area_with_their_truth() -> None:
+    rng = random.Random(17)
+    dice = (synthetic.DieSpec(6, Player.WHITE), synthetic.DieSpec(2, Player.BLACK, cocked=True))
+    style = synthetic.Style.random(rng, hand=False)
+    frame, truth = synthetic.render(synthetic.random_scene(rng), rng, style=style, dice=dice)
+    thrown = [(d.value, d.colour, d.cocked) for d in truth.dice]
+    assert thrown == [(6, Player.WHITE, False), (2, Player.BLACK, True)]
+    area = truth.corners.astype(np.float32).reshape(-1, 1, 2)
+    for die in truth.dice:
+        assert cv2.pointPolygonTest(area, die.centre, False) > 0
+        assert 10 < die.side < 40
+    white, black = (frame[int(d.centre[1]), int(d.centre[0])].mean() for d in truth.dice)
+    # A six and a two have no middle pip: the centre shows the face's colour.
+    assert white > 150 and black < 110
+    # Without dice the frame is what it was: no dice, no change to the random stream.
+    rng_a, rng_b = random.Random(5), random.Random(5)
+    bare, _ = synthetic.render(Position.start(), rng_a, style=style)
+    again, _ = synthetic.render(Position.start(), rng_b, style=style, dice=())
+    assert np.array_equal(bare, again)
+
+
+def test_a_grained_style_keeps_the_scene_still_between_frames() -> None:
+    """With Style.grain the wood, lamp and resting places stay put; moving one checker moves only it."""
+    rng = random.Random(23)
+    style = dataclasses.replace(synthetic.Style.random(rng, hand=False), grain=99, noise=0.0)
+    mount = synthetic.camera(style, rng)
+    before = Position.from_text("W 1:2 12:5 | B 24:2 13:5")
+    after = Position.from_text("W 1:1 2:1 12:5 | B 24:2 13:5")
+    a, _ = synthetic.render(before, random.Random(1), style=style, mount=mount)
+    b, _ = synthetic.render(before, random.Random(2), style=style, mount=mount)
+    c, _ = synthetic.render(after, random.Random(3), style=style, mount=mount)
+    assert np.abs(a.astype(int) - b.astype(int)).max() <= 2  # JPEG of the same picture
+    changed = np.abs(a.astype(int) - c.astype(int)).max(axis=2) > 40
+    assert 0 < changed.mean() < 0.01  # one checker's worth of pixels

@@ -1,0 +1,56 @@
+"""camera-check: pixels per die, focus and glare on a calibrated mount."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import cv2
+import numpy as np
+
+from engine.position import Position
+from vision.camera_check import check_camera, die_pixels
+from vision.geometry import BoardGeometry
+from vision.synthetic import DIE_SIDE
+
+from .conftest import Setup
+
+
+def by_name(frame: np.ndarray, setup: Setup) -> dict[str, bool]:
+    return {c.name: c.passed for c in check_camera(frame, setup.calibration)}
+
+
+def test_die_pixels_follow_the_far_edge(setup_factory: Callable[..., Setup]) -> None:
+    setup = setup_factory(31)
+    tl, tr, br, bl = setup.calibration.corners
+    g = BoardGeometry()
+    shortest = min(np.linalg.norm(tr - tl) / g.width, np.linalg.norm(br - bl) / g.width,
+                   np.linalg.norm(bl - tl) / g.height, np.linalg.norm(br - tr) / g.height)
+    assert die_pixels(setup.calibration) == shortest * g.checker * DIE_SIDE
+    # A board seen whole at 1280 x 960 leaves a die well under 40 px: the check says so.
+    assert 10 < die_pixels(setup.calibration) < 40
+    assert by_name(setup.start, setup)["pixels per die"] is False
+
+
+def test_blur_fails_focus_and_sharp_passes(setup_factory: Callable[..., Setup]) -> None:
+    setup = setup_factory(33, blur=0.0)
+    assert by_name(setup.start, setup)["focus"] is True
+    blurred, _ = setup.frame(Position.start(), blur=3.0)
+    assert by_name(blurred, setup)["focus"] is False
+
+
+def test_a_burnt_out_patch_fails_glare(setup_factory: Callable[..., Setup]) -> None:
+    setup = setup_factory(35, glare=0, brightness=0.8, gradient=0.0)
+    frame = setup.start.copy()
+    assert by_name(frame, setup)["glare"] is True
+    centre = setup.calibration.corners.mean(axis=0)
+    cv2.circle(frame, (int(centre[0]), int(centre[1])), 90, (255, 255, 255), -1)
+    checks = {c.name: c for c in check_camera(frame, setup.calibration)}
+    assert checks["glare"].passed is False
+    assert "lamp" in checks["glare"].advice
+
+
+def test_advice_is_ok_only_when_passed(setup_factory: Callable[..., Setup]) -> None:
+    setup = setup_factory(31)
+    for check in check_camera(setup.start, setup.calibration):
+        assert (check.advice == "ok") == check.passed
+        assert set(check.to_json()) == {"name", "value", "target", "ok", "advice"}
