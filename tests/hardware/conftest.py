@@ -5,25 +5,31 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 import pytest
-from gpiozero.pins.mock import MockFactory, MockPWMPin
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin
+
+
+def _installed(pin_class: type[MockPin]) -> Iterator[MockFactory]:
+    # Every device here gets its factory passed in, but gpiozero 2.0's software SPI bus
+    # builds itself on the *default* factory, so that is the mock too while a test runs.
+    factory = MockFactory(pin_class=pin_class)
+    previous, Device.pin_factory = Device.pin_factory, factory
+    yield factory
+    Device.pin_factory = previous
+    factory.reset()
+    factory.close()
 
 
 @pytest.fixture
 def mock_factory() -> Iterator[MockFactory]:
     """Plain mock pins: on/off only, as on a build without PWM."""
-    factory = MockFactory()
-    yield factory
-    factory.reset()
-    factory.close()
+    yield from _installed(MockPin)
 
 
 @pytest.fixture
 def pwm_factory() -> Iterator[MockFactory]:
     """Mock pins that record PWM duty cycles and frequencies."""
-    factory = MockFactory(pin_class=MockPWMPin)
-    yield factory
-    factory.reset()
-    factory.close()
+    yield from _installed(MockPWMPin)
 
 
 History = Callable[[MockFactory, int], list[float]]
