@@ -16,8 +16,6 @@ from engine.lights import LAMPS
 from hardware.errors import HardwareError
 from hardware.lights import Clock, TimedLights
 
-_INDEX = {lamp: i for i, lamp in enumerate(LAMPS)}
-
 
 class GPIOLights(TimedLights):
     """Lamps on GPIO pins.  With ``pwm`` each is a `PWMLED` and a pulse fades; without it a
@@ -32,14 +30,14 @@ class GPIOLights(TimedLights):
         pin_factory: Factory | None = None,
     ) -> None:
         for lamp, _ in lamps:
-            if lamp not in _INDEX:
+            if lamp not in LAMPS:
                 raise HardwareError(f"no lamp called {lamp!r}")
         if not lamps:
             raise HardwareError("the GPIO backend needs at least one lamp in hardware.lamps")
         self.lamps = tuple(lamps)
         self._pwm = pwm
         self._board = LEDBoard(*(pin for _, pin in lamps), pwm=pwm, pin_factory=pin_factory)
-        self._indices = tuple(_INDEX[lamp] for lamp, _ in lamps)
+        self._indices = tuple(LAMPS.index(lamp) for lamp, _ in lamps)
         # Last value written per LED: writing only changes keeps software PWM undisturbed.
         self._written: list[float | None] = [None] * len(lamps)
         super().__init__(clock)

@@ -45,6 +45,12 @@ def encode(states: Sequence[bool], chips: int = CHIPS) -> bytes:
     return word.to_bytes(chips, "big")  # big-endian: the last chip's byte first
 
 
+def output_of(lamp: str) -> str:
+    """Where ``lamp`` is wired, e.g. ``'chip 3 QA'`` for the bar."""
+    index = LAMPS.index(lamp)
+    return f"chip {index // 8} Q{'ABCDEFGH'[index % 8]}"
+
+
 def decode(data: bytes) -> tuple[bool, ...]:
     """The inverse of `encode`: every output, chip 0's QA first."""
     word = int.from_bytes(data, "big")

@@ -55,11 +55,11 @@ def _open_lights(backend: Backend, pins: PinMap, stack: ExitStack) -> tuple[Boar
         gpio = stack.enter_context(GPIOLights(pins.lamps, pwm=pins.pwm))
         gpio.start()
         return gpio, [(lamp, f"GPIO {pin}") for lamp, pin in pins.lamps]
-    from hardware.shift_register import ShiftRegisterLights
+    from hardware.shift_register import ShiftRegisterLights, output_of
 
     chain = stack.enter_context(ShiftRegisterLights(device=pins.spi_device, output_enable=pins.output_enable))
     chain.start()
-    return chain, [(lamp, f"chip {i // 8} Q{'ABCDEFGH'[i % 8]}") for i, lamp in enumerate(LAMPS)]
+    return chain, [(lamp, output_of(lamp)) for lamp in LAMPS]
 
 
 def _run_test(args: argparse.Namespace, backend: Backend, pins: PinMap, out: IO[str]) -> None:
