@@ -29,7 +29,7 @@ lint: $(DEVSTAMP)
 	$(BIN)/ruff check engine vision hardware firmware_bridge pipgammon tests bench tools
 
 typecheck: $(DEVSTAMP)
-	$(BIN)/mypy engine pipgammon vision
+	$(BIN)/mypy engine pipgammon vision firmware_bridge
 
 pytest: $(DEVSTAMP)
 	$(BIN)/pytest -q
