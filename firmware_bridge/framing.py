@@ -94,6 +94,14 @@ class Deframer:
         """Forget a partial packet (the port changed); keep the counts."""
         self._splitter = wire.Splitter()
 
+    def flush(self) -> bool:
+        """Drop and count a partial packet (see `wire.Splitter.flush`); whether there was one."""
+        if not self._splitter.has_partial():
+            return False
+        self._splitter.flush()
+        self.stats.count("partial")
+        return True
+
     def feed(self, data: bytes) -> list[Frame]:
         frames: list[Frame] = []
         overlong = self._splitter.overlong

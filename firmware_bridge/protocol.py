@@ -45,8 +45,8 @@ class LinkConfig:
     max_tries: int = 8
     heartbeat_every: float = 0.5
     silent_limit: float = 1.5
-    # A NAK repeats the newest state only if it was last sent this long ago, so a
-    # burst of damage does not become a burst of copies.
+    # NAKs (and damaged frames) repeat the newest state at most once in this long,
+    # so one burst of damage does not become a burst of copies.
     nak_holdoff: float = 0.002
 
 
@@ -86,6 +86,7 @@ Event = Ready | Pressed | Refused | Lost
 @dataclass(slots=True)
 class LinkCounters:
     retries: int = 0
+    timeouts: int = 0  # retries the timer made, not a NAK
     naks_sent: int = 0
     buttons: int = 0
     button_duplicates: int = 0
@@ -112,7 +113,8 @@ class HostProtocol:
         self._tries = 0
         self._last_sent = 0.0
         self._last_heard = 0.0
-        self._last_nak = float("-inf")
+        self._last_byte = 0.0
+        self._last_nak = self._last_repeat = float("-inf")
         self._boot_id: int | None = None
         self._last_button = 0  # the last button event received on this boot
         self._out = bytearray()
@@ -150,28 +152,26 @@ class HostProtocol:
 
     def receive(self, data: bytes, now: float) -> list[Event]:
         corrupt = self.deframer.stats.corrupt
+        self._last_byte = now
         events: list[Event] = []
         for frame in self.deframer.feed(data):
             self._last_heard = now
             events.extend(self._frame(frame, now))
-        if self.deframer.stats.corrupt != corrupt and self.phase is Phase.READY:
-            # Something from the board was damaged: maybe the ack we wait for, maybe
-            # a button event.  Ask for the latter and repeat the former.
-            if now - self._last_nak >= self.config.nak_holdoff:
-                self._last_nak = now
-                self.counters.naks_sent += 1
-                self._out += self._control(FrameType.NAK)
-            self._repeat(now)
+        if self.deframer.stats.corrupt != corrupt:
+            self._damaged(now)
         return events
 
     def poll(self, now: float) -> list[Event]:
         """Timers: retransmit, heartbeat, silence.  Call it every few milliseconds."""
         if self.phase not in (Phase.HELLO, Phase.READY):
             return []
+        if now - self._last_byte >= wire.IDLE_FLUSH_MS / 1000 and self.deframer.flush():
+            self._damaged(now)
         if self._pending is not None and now - self._sent_at >= self.config.retransmit_after:
             if self._tries >= self.config.max_tries:
                 what = "hello" if self.phase is Phase.HELLO else f"state {self.seq}"
                 return [self._lose(f"no answer to {what} after {self._tries} tries")]
+            self.counters.timeouts += 1
             self._resend(now)
         if self.phase is Phase.READY:
             if now - self._last_heard >= self.config.silent_limit:
@@ -263,6 +263,8 @@ class HostProtocol:
 
     def _transmit(self, frame: bytes, now: float, first: bool) -> None:
         self._pending = frame
+        if first:
+            self._last_repeat = float("-inf")  # the holdoff is per frame
         self._tries = 1 if first else self._tries + 1
         self._sent_at = self._last_sent = now
         self._out += frame
@@ -273,8 +275,20 @@ class HostProtocol:
         self._transmit(self._pending, now, first=False)
 
     def _repeat(self, now: float) -> None:
-        if self._pending is not None and now - self._sent_at >= self.config.nak_holdoff:
+        if self._pending is not None and now - self._last_repeat >= self.config.nak_holdoff:
+            self._last_repeat = now
             self._resend(now)
+
+    def _damaged(self, now: float) -> None:
+        """Something from the board was damaged: maybe the ack we wait for, maybe a
+        button event.  Ask for the latter and repeat the former."""
+        if self.phase is not Phase.READY:
+            return
+        if now - self._last_nak >= self.config.nak_holdoff:
+            self._last_nak = now
+            self.counters.naks_sent += 1
+            self._out += self._control(FrameType.NAK)
+        self._repeat(now)
 
     def _lose(self, reason: str) -> Lost:
         self.phase = Phase.LOST

@@ -98,12 +98,14 @@ class Board:
         self.offline_count = 0
         self.dropped_events = 0
         self.on_apply = None  # the simulator's hook: on_apply(seq, payload)
+        self._heard_byte = now
         self._out = bytearray()
 
     # -- input -------------------------------------------------------------
 
     def receive(self, data: bytes, now: int) -> None:
         """Bytes from the host; answers pile up for `take_output`."""
+        self._heard_byte = now
         overlong = self.splitter.overlong
         for packet in self.splitter.feed(data):
             self._packet(packet, now)
@@ -122,6 +124,10 @@ class Board:
 
     def tick(self, now: int) -> None:
         """The watchdog and button resends; call it every few milliseconds."""
+        if self.splitter.has_partial() and ticks_diff(now, self._heard_byte) > wire.IDLE_FLUSH_MS:
+            self.splitter.flush()
+            self.corrupt += 1
+            self._send(wire.NAK, b"")
         if self.online and ticks_diff(now, self.last_heard) > OFFLINE_AFTER_MS:
             self.online = False
             self.offline_count += 1

@@ -61,6 +61,8 @@ PRESS_SHORT = 0
 PRESS_LONG = 1
 
 SEQ_MASK = 0xFFFF
+# A sender writes a frame in one go, so a partial packet this old has lost its end.
+IDLE_FLUSH_MS = 5
 
 
 def newer(a: int, b: int) -> bool:
@@ -195,3 +197,15 @@ class Splitter:
                 self._buf = bytearray()
                 self._dropping = False
         return packets
+
+    def has_partial(self) -> bool:
+        return bool(self._buf) or self._dropping
+
+    def flush(self) -> None:
+        """Give up on a partial packet: the line went quiet before its 0x00.
+
+        A frame whose 0x00 was lost would otherwise wait for the next frame to end
+        it, and with one frame in flight that is a whole retransmit timeout.
+        """
+        self._buf = bytearray()
+        self._dropping = False
