@@ -23,6 +23,8 @@ from engine.selfplay import self_play
 from engine.turn import Ask
 from engine.variants import VARIANTS, Variant, find_variant
 from pipgammon import __version__
+from pipgammon.bridge_cli import BridgeUsageError
+from pipgammon.bridge_cli import add_commands as add_bridge_commands
 from pipgammon.vision_cli import VisionUsageError
 from pipgammon.vision_cli import add_commands as add_vision_commands
 
@@ -247,6 +249,7 @@ def build_parser() -> argparse.ArgumentParser:
                           default=OpeningRule.ONE_DIE_EACH.value)
     selfplay.set_defaults(run=cmd_selfplay)
     add_vision_commands(sub)
+    add_bridge_commands(sub)
     return parser
 
 
@@ -255,7 +258,7 @@ def main(argv: Sequence[str] | None = None, out: IO[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         return int(args.run(args, out))
-    except (UsageError, EngineError, VisionUsageError) as err:
+    except (UsageError, EngineError, VisionUsageError, BridgeUsageError) as err:
         print(f"pipgammon: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
