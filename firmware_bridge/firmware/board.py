@@ -93,7 +93,8 @@ class Board:
         self.event_acked = 0  # the last one the host acknowledged
         self.event_sent_at = -1  # when the head of the queue went out; -1: not yet
         # Counters, read by the simulator and reported in the self-test.
-        self.corrupt = 0
+        self.corrupt = 0  # damaged packets
+        self.refused = 0  # undamaged frames with a payload that makes no sense
         self.retries = 0
         self.offline_count = 0
         self.dropped_events = 0
@@ -198,7 +199,9 @@ class Board:
         self.online = True
         self._acked(ack, now)
         if kind == wire.LIGHTS:
-            if wire.newer(seq, self.applied) and valid_lights(payload):
+            if not valid_lights(payload):
+                self.refused += 1
+            elif wire.newer(seq, self.applied):
                 self.applied = seq
                 if payload != self.plan:  # the same plan again keeps its blink phase
                     self.plan = payload
@@ -214,7 +217,7 @@ class Board:
 
     def _hello(self, seq: int, payload: bytes, now: int) -> None:
         if len(payload) != struct.calcsize(wire.HELLO_PAYLOAD):
-            self.corrupt += 1
+            self.refused += 1
             return
         fields = struct.unpack(wire.HELLO_PAYLOAD, payload)
         session, counts = fields[0], fields[1:]
