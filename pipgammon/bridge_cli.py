@@ -24,9 +24,11 @@ def cmd_selftest(args: argparse.Namespace, out: IO[str]) -> int:
         raise BridgeUsageError(f"bridge selftest: --frames must be at least 1, got {args.frames}")
     if not 0 <= args.faults < 1:
         raise BridgeUsageError(f"bridge selftest: --faults must be in [0, 1), got {args.faults}")
-    if args.window < 1 or args.unplugs < 0:
-        raise BridgeUsageError("bridge selftest: --window must be at least 1 and --unplugs at least 0")
-    report = run_selftest(args.frames, args.faults, seed=args.seed, unplugs=args.unplugs, window=args.window)
+    if args.window < 1 or args.unplugs < 0 or args.press_every < 0:
+        raise BridgeUsageError(
+            "bridge selftest: --window must be at least 1, --unplugs and --press-every at least 0")
+    report = run_selftest(args.frames, args.faults, seed=args.seed, unplugs=args.unplugs, window=args.window,
+                          press_every=args.press_every)
     if args.json:
         out.write(json.dumps(report.to_dict()) + "\n")
     else:
@@ -98,6 +100,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     selftest.add_argument("--unplugs", type=int, default=2, help="simulated unplugs (every second one > 2 s)")
     selftest.add_argument("--window", type=int, default=1,
                           help="plans shown before waiting for the board's ack (1: every plan must arrive)")
+    selftest.add_argument("--press-every", type=int, default=50,
+                          help="press a random button once in this many plans on average (0: never)")
     selftest.add_argument("--json", action="store_true")
     selftest.set_defaults(run=cmd_selftest)
 
