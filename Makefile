@@ -41,6 +41,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/legal_plays.py
 	$(BIN)/python bench/variants.py
 	$(BIN)/python bench/vision.py
+	$(BIN)/python bench/bridge.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
