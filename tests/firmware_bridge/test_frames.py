@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import contextlib
+import doctest
 import random
 import struct
+import types
 
 import pytest
 from hypothesis import given, settings
@@ -12,6 +14,7 @@ from hypothesis import strategies as st
 
 from engine.buttons import Button, ButtonEvent, Press
 from engine.lights import BLUE, Light
+from firmware_bridge import framing, layout
 from firmware_bridge.errors import FrameError
 from firmware_bridge.firmware import wire
 from firmware_bridge.firmware.board import Board
@@ -171,3 +174,10 @@ def test_fuzz_firmware_never_raises_and_counts_bad_packets(chunks: list[bytes]) 
     assert board.corrupt == len(_packets(stream)) - good
     board.tick(10_000)
     board.colours(10_000)
+
+
+@pytest.mark.parametrize("module", [framing, layout])
+def test_doctests(module: types.ModuleType) -> None:
+    # firmware_bridge is not in pytest's doctest paths: its firmware/main.py needs the stubs.
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0
