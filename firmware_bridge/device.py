@@ -1,9 +1,10 @@
 """The device API: `Bridge.show(plan)`, `Bridge.on_button(callback)`, `Bridge.close()`.
 
 `show` and `close` are the lights interface of ``hardware/`` (issue 7), so a Bridge
-plugs in wherever the referee's lights go.  `show` never blocks on the serial
-port and never raises because the board is unplugged: the newest plan is kept
-and shown as soon as the board is back.
+plugs in wherever the referee's lights go.  `show` does not wait for the board (it
+hands one frame to the OS, with a 1 s write timeout if the port is jammed) and
+never raises because the board is unplugged: the newest plan is kept and shown as
+soon as the board is back.
 """
 
 from __future__ import annotations

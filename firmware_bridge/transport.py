@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -24,6 +25,7 @@ PICO_VID = 0x2E8A  # Raspberry Pi
 PICO_PID = 0x0005  # MicroPython on the RP2040
 BAUDRATE = 115200  # USB CDC ignores it; a UART bridge would not
 READ_TIMEOUT_S = 0.005  # how often the handler's timers run when nothing arrives
+STABLE_AFTER_S = 1.0  # a connection that lasted this long resets the backoff
 
 
 class Port(Protocol):
@@ -170,7 +172,7 @@ class SerialLink:
                 self._handler.open_failed(err)
                 self._stop.wait(next(delays))
                 continue
-            delays = self._backoff.delays()
+            opened_at = time.monotonic()
             self._drop.clear()
             with self._lock:
                 self._port = port
@@ -187,8 +189,11 @@ class SerialLink:
                 with contextlib.suppress(serial.SerialException, OSError):
                     port.close()  # if it is not already gone
             self._handler.connection_lost(error)
-            if not self._stop.is_set() and error is not None:
-                self._stop.wait(next(delays))
+            if time.monotonic() - opened_at > STABLE_AFTER_S:
+                delays = self._backoff.delays()  # it worked for a while: start again quickly
+            # Wait even after a clean drop: a board that refuses the hello would
+            # otherwise be asked again at once, forever.
+            self._stop.wait(next(delays))
 
     def _serve(self, port: Port) -> None:
         while not self._stop.is_set() and not self._drop.is_set():

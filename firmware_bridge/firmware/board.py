@@ -27,7 +27,7 @@ except ImportError:  # on the Pico, where the files sit at the root of the flash
     import wire  # type: ignore[import-not-found, no-redef]
 
 try:
-    from time import ticks_diff  # type: ignore[attr-defined]  # MicroPython: ticks wrap
+    from time import ticks_diff as ticks_diff  # type: ignore[attr-defined]  # MicroPython: ticks wrap
 except ImportError:
 
     def ticks_diff(now: int, then: int) -> int:

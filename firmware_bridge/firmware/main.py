@@ -22,14 +22,14 @@ except ImportError:  # on the Pico
     import wire  # type: ignore[import-not-found, no-redef]
 
 try:
-    from time import ticks_diff, ticks_ms  # type: ignore[attr-defined]
+    from time import ticks_ms  # type: ignore[attr-defined]  # MicroPython
 except ImportError:  # CPython, for the simulator
 
     def ticks_ms() -> int:
         return int(time.monotonic() * 1000)
 
-    def ticks_diff(now: int, then: int) -> int:
-        return now - then
+
+ticks_diff = board.ticks_diff
 
 
 FIRMWARE_VERSION = (1, 0, 0)
