@@ -11,7 +11,9 @@ host finds it again through `FaultRelay.comports` by VID:PID, as on a Pi.
 
 `run_selftest` shows ``frames`` random plans and checks, from the firmware's own
 record of what it applied, that the board ends on the last plan, that states were
-applied in strictly increasing order and never twice, and that every button
+applied in strictly increasing order and never twice, that each applied state is
+the plan shown under its number (a damaged frame the CRC missed would not be), and
+that every button
 event arrived exactly once and in order.
 """
 
@@ -194,6 +196,7 @@ class SelftestReport:
     p50_ms: float
     p99_ms: float
     superseded: int = 0
+    wrong: int = 0
     converged: bool = False
     buttons_pressed: int = 0
     buttons_received: int = 0
@@ -206,7 +209,7 @@ class SelftestReport:
 
     @property
     def ok(self) -> bool:
-        return (self.converged and self.lost == 0 and self.duplicated == 0
+        return (self.converged and self.lost == 0 and self.duplicated == 0 and self.wrong == 0
                 and self.buttons_lost == 0 and self.buttons_doubled == 0)
 
     def to_dict(self) -> dict[str, Any]:
@@ -223,24 +226,24 @@ def run_selftest(frames: int, faults: float, seed: int = 1, unplugs: int = 2, wi
     spread evenly; every second one outlasts the firmware's watchdog.
     """
     rng = random.Random(seed)
-    applied: list[tuple[int, float]] = []
+    applied: list[tuple[int, float, bytes]] = []
     pressed: list[ButtonEvent] = []
     received: list[ButtonEvent] = []
-    shown_at: list[float] = []
+    shown: list[tuple[float, bytes]] = []
     started = time.perf_counter()
     unplug_at = {frames * (k + 1) // (unplugs + 1): LONG_UNPLUG_S if k % 2 else SHORT_UNPLUG_S
                  for k in range(unplugs)}
     with (SimulatedBoard() as sim, FaultRelay(sim.path, faults, random.Random(seed + 1)) as relay,
           Bridge(UsbOpener(comports=relay.comports), config=config, session=rng.getrandbits(32),
                  backoff=Backoff(first=0.02, limit=0.2)) as bridge):
-        sim.board.on_apply = lambda seq, payload: applied.append((seq, time.perf_counter()))
+        sim.board.on_apply = lambda seq, payload: applied.append((seq, time.perf_counter(), payload))
         bridge.on_button(received.append)
         bridge.open(timeout=10.0)
         first_state = bridge.state
         last_plan = LightPlan.dark()
         for i in range(frames):
             last_plan = random_plan(rng)
-            shown_at.append(time.perf_counter())
+            shown.append((time.perf_counter(), encode_lights(last_plan)))
             bridge.show(last_plan)
             if i in unplug_at:
                 relay.unplug(unplug_at[i])
@@ -262,7 +265,7 @@ def run_selftest(frames: int, faults: float, seed: int = 1, unplugs: int = 2, wi
             corrupt = stats.corrupt + board.corrupt
             retries = stats.retries + board.retries
             offline = board.offline_count
-        report = _judge(frames, first_state, applied, shown_at)
+        report = _judge(frames, first_state, applied, shown)
         report.converged = converged
         report.corrupt_detected = corrupt
         report.retries = retries
@@ -280,22 +283,25 @@ def run_selftest(frames: int, faults: float, seed: int = 1, unplugs: int = 2, wi
     return report
 
 
-def _judge(frames: int, first_state: int, applied: list[tuple[int, float]],
-           shown_at: list[float]) -> SelftestReport:
+def _judge(frames: int, first_state: int, applied: list[tuple[int, float, bytes]],
+           shown: list[tuple[float, bytes]]) -> SelftestReport:
     """Count from the firmware's record of applied states (16-bit numbers, unwrapped)."""
     index = 0  # states are numbered first_state + 1, + 2, ...: index 1 is the first shown
     seen: set[int] = set()
     duplicated = 0
     latencies: list[float] = []
-    for seq, at in applied:
+    wrong = 0
+    for seq, at, payload in applied:
         step = (seq - first_state - index) & wire.SEQ_MASK
         if step == 0 or step >= 0x8000:
             duplicated += 1  # applied again, or after a newer state
             continue
         index += step
-        if 1 <= index <= frames and index not in seen:
+        if not 1 <= index <= frames or payload != shown[index - 1][1]:
+            wrong += 1  # a state this host never showed under that number
+        elif index not in seen:
             seen.add(index)
-            latencies.append((at - shown_at[index - 1]) * 1000)
+            latencies.append((at - shown[index - 1][0]) * 1000)
     last = max(seen, default=0)
     cuts = statistics.quantiles(latencies, n=100) if len(latencies) >= 2 else [0.0] * 99
     return SelftestReport(
@@ -308,4 +314,5 @@ def _judge(frames: int, first_state: int, applied: list[tuple[int, float]],
         p50_ms=round(statistics.median(latencies), 3) if latencies else 0.0,
         p99_ms=round(cuts[98], 3),
         superseded=last - len(seen),  # never shown, but a newer state was
+        wrong=wrong,
     )

@@ -34,7 +34,8 @@ def cmd_selftest(args: argparse.Namespace, out: IO[str]) -> int:
     else:
         out.write(
             f"{report.frames} states shown, {report.delivered} applied, {report.superseded} superseded, "
-            f"{report.lost} lost, {report.duplicated} applied twice or out of order; "
+            f"{report.lost} lost, {report.duplicated} applied twice or out of order, "
+            f"{report.wrong} not the plan shown; "
             f"board on the last plan: {'yes' if report.converged else 'NO'}\n"
             f"{report.corrupt_detected} damaged frames detected, {report.retries} resends, "
             f"{report.reconnects} reconnects, offline pattern shown {report.offline_shown} times\n"
