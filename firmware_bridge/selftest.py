@@ -27,7 +27,7 @@ import statistics
 import threading
 import time
 import tty
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from engine.buttons import Button, ButtonEvent, Press
@@ -185,7 +185,20 @@ def random_plan(rng: random.Random) -> LightPlan:
     ))
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
+class StateCounts:
+    """What became of the states shown, from the firmware's record."""
+
+    delivered: int
+    lost: int
+    duplicated: int
+    superseded: int
+    wrong: int
+    p50_ms: float
+    p99_ms: float
+
+
+@dataclass(frozen=True, slots=True)
 class SelftestReport:
     frames: int
     delivered: int
@@ -195,17 +208,17 @@ class SelftestReport:
     retries: int
     p50_ms: float
     p99_ms: float
-    superseded: int = 0
-    wrong: int = 0
-    converged: bool = False
-    buttons_pressed: int = 0
-    buttons_received: int = 0
-    buttons_lost: int = 0
-    buttons_doubled: int = 0
-    reconnects: int = 0
-    offline_shown: int = 0
-    faults_injected: dict[str, int] = field(default_factory=dict)
-    seconds: float = 0.0
+    superseded: int
+    wrong: int
+    converged: bool
+    buttons_pressed: int
+    buttons_received: int
+    buttons_lost: int
+    buttons_doubled: int
+    reconnects: int
+    offline_shown: int
+    faults_injected: dict[str, int]
+    seconds: float
 
     @property
     def ok(self) -> bool:
@@ -243,7 +256,8 @@ def run_selftest(frames: int, faults: float, seed: int = 1, unplugs: int = 2, wi
         last_plan = LightPlan.dark()
         for i in range(frames):
             last_plan = random_plan(rng)
-            shown.append((time.perf_counter(), encode_lights(last_plan)))
+            payload = encode_lights(last_plan)
+            shown.append((time.perf_counter(), payload))
             bridge.show(last_plan)
             if i in unplug_at:
                 relay.unplug(unplug_at[i])
@@ -265,26 +279,25 @@ def run_selftest(frames: int, faults: float, seed: int = 1, unplugs: int = 2, wi
             corrupt = stats.corrupt + board.corrupt
             retries = stats.retries + board.retries
             offline = board.offline_count
-        report = _judge(frames, first_state, applied, shown)
-        report.converged = converged
-        report.corrupt_detected = corrupt
-        report.retries = retries
-        report.offline_shown = offline
-        report.reconnects = stats.connections - 1
-        report.faults_injected = asdict(relay.counts)
-    report.buttons_pressed, report.buttons_received = len(pressed), len(received)
+        faults_injected = asdict(relay.counts)
+    states = _judge(frames, first_state, applied, shown)
     matched = 0  # the longest in-order match, taken greedily: each press once, in order
     for event in received:
         if matched < len(pressed) and event == pressed[matched]:
             matched += 1
-    report.buttons_lost = len(pressed) - matched
-    report.buttons_doubled = len(received) - matched
-    report.seconds = round(time.perf_counter() - started, 2)
-    return report
+    return SelftestReport(
+        frames=frames, delivered=states.delivered, lost=states.lost, duplicated=states.duplicated,
+        corrupt_detected=corrupt, retries=retries, p50_ms=states.p50_ms, p99_ms=states.p99_ms,
+        superseded=states.superseded, wrong=states.wrong, converged=converged,
+        buttons_pressed=len(pressed), buttons_received=len(received),
+        buttons_lost=len(pressed) - matched, buttons_doubled=len(received) - matched,
+        reconnects=stats.connections - 1, offline_shown=offline, faults_injected=faults_injected,
+        seconds=round(time.perf_counter() - started, 2),
+    )
 
 
 def _judge(frames: int, first_state: int, applied: list[tuple[int, float, bytes]],
-           shown: list[tuple[float, bytes]]) -> SelftestReport:
+           shown: list[tuple[float, bytes]]) -> StateCounts:
     """Count from the firmware's record of applied states (16-bit numbers, unwrapped)."""
     index = 0  # states are numbered first_state + 1, + 2, ...: index 1 is the first shown
     seen: set[int] = set()
@@ -304,15 +317,12 @@ def _judge(frames: int, first_state: int, applied: list[tuple[int, float, bytes]
             latencies.append((at - shown[index - 1][0]) * 1000)
     last = max(seen, default=0)
     cuts = statistics.quantiles(latencies, n=100) if len(latencies) >= 2 else [0.0] * 99
-    return SelftestReport(
-        frames=frames,
+    return StateCounts(
         delivered=len(seen),
         lost=frames - last,  # after the last state applied, nothing newer reached the board
         duplicated=duplicated,
-        corrupt_detected=0,
-        retries=0,
-        p50_ms=round(statistics.median(latencies), 3) if latencies else 0.0,
-        p99_ms=round(cuts[98], 3),
         superseded=last - len(seen),  # never shown, but a newer state was
         wrong=wrong,
+        p50_ms=round(statistics.median(latencies), 3) if latencies else 0.0,
+        p99_ms=round(cuts[98], 3),
     )
