@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import threading
 from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
 
 import pytest
 
@@ -17,6 +18,22 @@ from firmware_bridge.simulator import SimulatedBoard
 from firmware_bridge.transport import Backoff, Port, SerialLink, UrlOpener, UsbOpener, find_ports, open_url
 
 FAST = Backoff(first=0.001, limit=0.01)
+
+
+@runtime_checkable
+class Lights(Protocol):
+    """The lights interface of hardware/ (issue 7), which a Bridge must also offer."""
+
+    def show(self, plan: LightPlan) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def test_a_bridge_is_a_lights_backend() -> None:
+    with Bridge(UrlOpener("loop://")) as bridge:
+        assert isinstance(bridge, Lights)
+        bridge.show(LightPlan.dark())  # before open(): kept for the handshake, no error
+        assert bridge.state == 1 and not bridge.wait_synced(0.01)
 
 
 def test_find_ports_by_vid_pid() -> None:
