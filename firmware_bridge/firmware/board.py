@@ -189,6 +189,8 @@ class Board:
         if version != wire.PROTOCOL_VERSION:
             if kind == wire.HELLO:  # tell the host which protocol this firmware speaks
                 self._hello_reply(wire.STATUS_VERSION)
+            else:
+                self.refused += 1
             return
         if kind == wire.HELLO:
             self._hello(seq, payload, now)

@@ -4,8 +4,8 @@ This one file is copied to the Pico *and* imported by the host, so the two ends
 cannot disagree about a byte.  That is why COBS is written here rather than taken
 from the ``cobs`` package: MicroPython cannot pip-install it, and one shared pure
 module is tested once for both ends.  It also sets what the code may use: only
-what MicroPython has (no dataclasses, enum, typing at run time, f-strings in hot
-paths or ``binascii.crc_hqx``).
+what MicroPython has (no dataclasses, enum, typing at run time or
+``binascii.crc_hqx``).
 
 A frame on the wire is ``COBS(body) 0x00`` where body is::
 
