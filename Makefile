@@ -1,5 +1,5 @@
 # pipgammon: the two entry points a fresh Debian / Raspberry Pi OS machine needs.
-#   make demo   create .venv, install pipgammon, run the main job
+#   make demo   create .venv, install pipgammon, run the main job and the LED bridge's self-test
 #   make test   create .venv, install pipgammon[dev], run ruff, mypy and pytest
 
 PYTHON ?= python3
@@ -24,12 +24,13 @@ $(DEVSTAMP): pyproject.toml | $(BIN)/python
 
 demo: $(STAMP)
 	$(BIN)/pipgammon selfplay --seed 7 --match-to 3
+	$(BIN)/pipgammon bridge selftest --frames 2000 --faults 0.05 --unplugs 1
 
 lint: $(DEVSTAMP)
 	$(BIN)/ruff check engine vision hardware firmware_bridge pipgammon tests bench tools
 
 typecheck: $(DEVSTAMP)
-	$(BIN)/mypy engine pipgammon vision hardware
+	$(BIN)/mypy engine pipgammon vision hardware firmware_bridge
 
 pytest: $(DEVSTAMP)
 	$(BIN)/pytest -q
@@ -41,6 +42,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/legal_plays.py
 	$(BIN)/python bench/variants.py
 	$(BIN)/python bench/vision.py
+	$(BIN)/python bench/bridge.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

@@ -25,6 +25,8 @@ from engine.variants import VARIANTS, Variant, find_variant
 from pipgammon import __version__
 from pipgammon.lights_cli import LightsUsageError
 from pipgammon.lights_cli import add_commands as add_lights_commands
+from pipgammon.bridge_cli import BridgeUsageError
+from pipgammon.bridge_cli import add_commands as add_bridge_commands
 from pipgammon.vision_cli import VisionUsageError
 from pipgammon.vision_cli import add_commands as add_vision_commands
 
@@ -250,6 +252,7 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay.set_defaults(run=cmd_selfplay)
     add_vision_commands(sub)
     add_lights_commands(sub)
+    add_bridge_commands(sub)
     return parser
 
 
@@ -258,7 +261,7 @@ def main(argv: Sequence[str] | None = None, out: IO[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         return int(args.run(args, out))
-    except (UsageError, EngineError, VisionUsageError, LightsUsageError) as err:
+    except (UsageError, EngineError, VisionUsageError, LightsUsageError, BridgeUsageError) as err:
         print(f"pipgammon: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
