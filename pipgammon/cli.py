@@ -23,10 +23,10 @@ from engine.selfplay import self_play
 from engine.turn import Ask
 from engine.variants import VARIANTS, Variant, find_variant
 from pipgammon import __version__
-from pipgammon.lights_cli import LightsUsageError
-from pipgammon.lights_cli import add_commands as add_lights_commands
 from pipgammon.bridge_cli import BridgeUsageError
 from pipgammon.bridge_cli import add_commands as add_bridge_commands
+from pipgammon.lights_cli import LightsUsageError
+from pipgammon.lights_cli import add_commands as add_lights_commands
 from pipgammon.vision_cli import VisionUsageError
 from pipgammon.vision_cli import add_commands as add_vision_commands
 
