@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 from pathlib import Path
 from typing import IO, Any
 
@@ -61,8 +62,8 @@ def cmd_calibrate(args: argparse.Namespace, out: IO[str]) -> int:
 
 
 def cmd_read(args: argparse.Namespace, out: IO[str]) -> int:
-    from vision.calibration import Calibration, CalibrationError
     from vision.corners import read_corners
+    from vision.dice import dice_on_board
     from vision.images import ImageError, load
     from vision.reading import Reading, read
 
@@ -71,12 +72,7 @@ def cmd_read(args: argparse.Namespace, out: IO[str]) -> int:
     calibration = None
     corners = np.zeros((4, 2))
     if args.calibration:
-        try:
-            calibration = Calibration.from_json(Path(args.calibration).read_text())
-        except OSError as err:
-            raise VisionUsageError(f"{args.calibration}: cannot read it ({err.strerror})") from err
-        except CalibrationError as err:
-            raise VisionUsageError(f"{args.calibration}: {err}") from err
+        calibration = _load_calibration(args.calibration)
     else:
         corners = parse_corners(args.corners)
     for name in args.images:
@@ -84,15 +80,81 @@ def cmd_read(args: argparse.Namespace, out: IO[str]) -> int:
             frame = load(Path(name))
         except ImageError as err:
             raise VisionUsageError(str(err)) from err
+        started = time.perf_counter()
         reading: Reading = (read(frame, calibration) if calibration is not None
                             else read_corners(frame, corners))
-        # Dice and the cube are read by Vision II; until then the keys say "not read", not "none".
-        entry: dict[str, Any] = {"image": name, **reading.to_json(), "dice": None, "cube": None}
+        entry: dict[str, Any] = {"image": name, **reading.to_json()}
+        if reading.status != "no-board":
+            area = calibration.corners if calibration is not None else corners
+            dice = dice_on_board(frame, area)
+            entry["dice"] = [{"color": d.colour.value, "value": d.value, "cocked": d.cocked} for d in dice]
+            if reading.status == "ok" and any(d.cocked for d in dice):
+                entry["status"] = "cocked"
+        else:
+            entry["dice"] = []
+        # The cube is not read yet (Vision II): null says "not read", not "no cube".
+        entry["cube"] = None
+        entry["ms"] = round((time.perf_counter() - started) * 1000, 2)
         if args.json:
             print(json.dumps(entry), file=out, flush=True)
         else:
             print(_describe(entry), file=out, flush=True)
     return 0
+
+
+def cmd_dice(args: argparse.Namespace, out: IO[str]) -> int:
+    from vision.dice import timed_find_dice
+    from vision.images import ImageError, load
+
+    for name in args.images:
+        try:
+            frame = load(Path(name))
+        except ImageError as err:
+            raise VisionUsageError(str(err)) from err
+        dice, ms = timed_find_dice(frame)
+        if args.json:
+            entry = {"image": name, "dice": [die.to_json() for die in dice], "ms": round(ms, 2)}
+            print(json.dumps(entry), file=out, flush=True)
+        else:
+            found = ", ".join(f"{d.colour.value} {d.value}{' (cocked)' if d.cocked else ''}" for d in dice)
+            print(f"{name}: {found or 'no dice'}  ({ms:.1f} ms)", file=out, flush=True)
+    return 0
+
+
+def _load_calibration(path: str) -> Any:
+    from vision.calibration import Calibration, CalibrationError
+
+    try:
+        return Calibration.from_json(Path(path).read_text())
+    except OSError as err:
+        raise VisionUsageError(f"{path}: cannot read it ({err.strerror})") from err
+    except CalibrationError as err:
+        raise VisionUsageError(f"{path}: {err}") from err
+
+
+def cmd_camera_check(args: argparse.Namespace, out: IO[str]) -> int:
+    """Exit 0 when the mount passes every check, 1 when one fails (the advice says why)."""
+    from vision.camera_check import check_camera
+    from vision.images import ImageError, load
+
+    calibration = _load_calibration(args.calibration)
+    try:
+        frame = load(Path(args.image))
+    except ImageError as err:
+        raise VisionUsageError(str(err)) from err
+    if (frame.shape[1], frame.shape[0]) != tuple(calibration.frame_size):
+        width, height = calibration.frame_size
+        raise VisionUsageError(f"{args.image}: the frame is {frame.shape[1]}x{frame.shape[0]} but "
+                               f"{args.calibration} was made at {width}x{height}; calibrate this mount again")
+    checks = check_camera(frame, calibration)
+    if args.json:
+        print(json.dumps({"image": args.image, "ok": all(c.passed for c in checks),
+                          "checks": [c.to_json() for c in checks]}), file=out)
+    else:
+        for c in checks:
+            verdict = "ok  " if c.passed else "FAIL"
+            print(f"{verdict} {c.name}: {c.value:.3g} (want {c.target}) {c.advice}", file=out)
+    return 0 if all(c.passed for c in checks) else 1
 
 
 def _describe(entry: dict[str, Any]) -> str:
@@ -119,3 +181,14 @@ def add_commands(sub: Any) -> None:
                       help="no calibration: the playing area's corners, point 13 at TL, point 1 at BR")
     read.add_argument("--json", action="store_true", help="one JSON object per image and line")
     read.set_defaults(run=cmd_read)
+
+    dice = sub.add_parser("dice", help="find and read every die in photos, no calibration needed")
+    dice.add_argument("images", nargs="+", metavar="IMAGE")
+    dice.add_argument("--json", action="store_true", help="one JSON object per image and line")
+    dice.set_defaults(run=cmd_dice)
+
+    check = sub.add_parser("camera-check", help="is the mount good enough: pixels per die, focus, glare")
+    check.add_argument("image", metavar="IMAGE")
+    check.add_argument("--calibration", required=True, metavar="CALIBRATION.json")
+    check.add_argument("--json", action="store_true")
+    check.set_defaults(run=cmd_camera_check)

@@ -3,7 +3,7 @@
 Used when setting up a board (``pipgammon camera-check``): the answers are about the
 mount and the lamp, so each failed check says what to change.
 
-- **Pixels per die**: a die is `synthetic.DIE_SIDE` of a checker; the calibration's
+- **Pixels per die**: a die is `BoardGeometry.die` (0.45 of a checker); the calibration's
   homography says how many frame pixels a checker spans, at the board's far edge too
   (a tilted camera sees it smaller).  Pips need about 40 px a die to be read reliably.
 - **Focus**: the variance of the Laplacian over the playing area, per unit of contrast,
@@ -21,7 +21,6 @@ import numpy as np
 
 from vision.calibration import Calibration
 from vision.geometry import BoardGeometry
-from vision.synthetic import DIE_SIDE
 from vision.view import Image
 
 
@@ -47,12 +46,7 @@ class Check:
 
 def die_pixels(calibration: Calibration) -> float:
     """The smallest die side, in frame pixels, anywhere on the playing area."""
-    g = BoardGeometry()
-    tl, tr, br, bl = calibration.corners
-    # Each edge's length in frame px per canonical px; the shortest edge is the far one.
-    scales = [float(np.linalg.norm(tr - tl)) / g.width, float(np.linalg.norm(br - bl)) / g.width,
-              float(np.linalg.norm(bl - tl)) / g.height, float(np.linalg.norm(br - tr)) / g.height]
-    return min(scales) * g.checker * DIE_SIDE
+    return BoardGeometry().die_pixels(calibration.corners)[0]
 
 
 def check_camera(frame: Image, calibration: Calibration,

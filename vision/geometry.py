@@ -37,6 +37,20 @@ class BoardGeometry:
         return 5 * self.checker
 
     @property
+    def die(self) -> float:
+        """A Classic Line die's side: 0.45 of a checker's diameter."""
+        return 0.45 * self.checker
+
+    def die_pixels(self, corners: FloatArray) -> tuple[float, float]:
+        """The smallest and the mean die side in frame pixels, for a playing area whose frame
+        corners are ``corners`` (TL, TR, BR, BL): each edge's frame px per canonical px.  The
+        smallest is at the far edge of a tilted view."""
+        tl, tr, br, bl = np.asarray(corners, np.float64)
+        scales = [float(np.linalg.norm(tr - tl)) / self.width, float(np.linalg.norm(br - bl)) / self.width,
+                  float(np.linalg.norm(bl - tl)) / self.height, float(np.linalg.norm(br - tr)) / self.height]
+        return min(scales) * self.die, sum(scales) / 4 * self.die
+
+    @property
     def width(self) -> float:
         return 12 * self.point_width + self.bar_width
 

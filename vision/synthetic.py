@@ -276,14 +276,12 @@ def draw_board(position: Position, style: Style, rng: random.Random,
             top_left, bottom_right = (int(tray_x + 15), int(y)), (int(tray_x + TRAY - 45), int(y + 11))
             cv2.rectangle(canvas, top_left, bottom_right, colour, -1)
     for spec, (x, y), angle in dice:
-        _draw_die(canvas, (x + ox, y + oy), g.checker * DIE_SIDE, spec, angle, sun, rng)
+        _draw_die(canvas, (x + ox, y + oy), g.die, spec, angle, sun, rng)
     if style.mirror:
         canvas = np.ascontiguousarray(canvas[:, ::-1])
     return canvas
 
 
-#: A Classic Line die's side as a share of a checker's diameter.
-DIE_SIDE = 0.45
 #: Pip places on a face of side 1 centred at 0, per value.
 PIPS: dict[int, tuple[tuple[float, float], ...]] = {
     1: ((0, 0),),
@@ -350,7 +348,7 @@ def _throw(position: Position, dice: tuple[DieSpec, ...], rng: random.Random) ->
     """Where each die lands on the canonical board: flat dice on free wood, cocked ones against a
     checker or the rim; never on one another."""
     g = GEOMETRY
-    side = g.checker * DIE_SIDE
+    side = g.die
     checkers = [g.slot_centre(p, s) for p in range(1, 25) for s in range(min(5, abs(position.at(p))))]
     spots: list[tuple[float, float]] = []
     for spec in dice:
@@ -507,7 +505,7 @@ def render(
 def _dice_truth(thrown: tuple[tuple[DieSpec, tuple[float, float], float], ...], mirror: bool,
                 warp: FloatArray) -> tuple[DieTruth, ...]:
     width, _ = _canvas_size()
-    side = GEOMETRY.checker * DIE_SIDE
+    side = GEOMETRY.die
     out = []
     for spec, (x, y), _ in thrown:
         cx = x + BORDER

@@ -78,3 +78,46 @@ def test_a_frame_that_is_not_the_start_is_refused(board: tuple[Path, Path, list[
     assert main(["calibrate", str(scene), "-o", str(tmp_path / "c.json")], io.StringIO()) == 2
     assert str(scene) in capsys.readouterr().err
     assert not (tmp_path / "c.json").exists()
+
+
+REAL_DICE = Path(__file__).resolve().parents[2] / "bench" / "data" / "real-dice"
+
+
+def test_dice_json_follows_the_contract() -> None:
+    photo = REAL_DICE / "images" / "IMG_20191209_100039.jpg"
+    status, text = run(["dice", str(photo), "--json"])
+    assert status == 0
+    entry = json.loads(text)
+    assert set(entry) == {"image", "dice", "ms"}
+    truth = next(e for e in json.loads((REAL_DICE / "labels.json").read_text()) if e["file"] == photo.name)
+    assert sorted(d["value"] for d in entry["dice"]) == sorted(d["value"] for d in truth["dice"])
+    for die in entry["dice"]:
+        assert {"value", "color", "cocked", "box"} <= set(die)
+        assert die["color"] in {"white", "black", "other"} and isinstance(die["cocked"], bool)
+        x0, y0, x1, y1 = die["box"]
+        assert 0 <= x0 < x1 <= 640 and 0 <= y0 < y1 <= 640
+
+
+def test_dice_on_a_bad_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "cut.jpg"
+    bad.write_bytes((REAL_DICE / "images" / "IMG_20191209_100039.jpg").read_bytes()[:3000])
+    assert run(["dice", str(bad)])[0] == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cut.jpg" in err and "truncated" in err
+
+
+def test_camera_check_reports_each_check(board: tuple[Path, Path, list[float]], tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    start, scene, _ = board
+    calibration = tmp_path / "cal.json"
+    assert run(["calibrate", str(start), "-o", str(calibration)])[0] == 0
+    status, text = run(["camera-check", "--calibration", str(calibration), str(scene), "--json"])
+    report = json.loads(text)
+    assert [c["name"] for c in report["checks"]] == ["pixels per die", "focus", "glare"]
+    # A whole board in 1280 x 960 leaves dice under 40 px: not good enough, exit 1.
+    assert status == 1 and report["ok"] is False
+    assert report["checks"][0]["ok"] is False and "resolution" in report["checks"][0]["advice"]
+    small = tmp_path / "small.png"
+    cv2.imwrite(str(small), cv2.resize(cv2.imread(str(scene)), (640, 480)))
+    assert run(["camera-check", "--calibration", str(calibration), str(small)])[0] == 2
+    assert "640x480" in capsys.readouterr().err

@@ -6,11 +6,11 @@ from collections.abc import Callable
 
 import cv2
 import numpy as np
+import pytest
 
 from engine.position import Position
 from vision.camera_check import check_camera, die_pixels
 from vision.geometry import BoardGeometry
-from vision.synthetic import DIE_SIDE
 
 from .conftest import Setup
 
@@ -25,7 +25,7 @@ def test_die_pixels_follow_the_far_edge(setup_factory: Callable[..., Setup]) -> 
     g = BoardGeometry()
     shortest = min(np.linalg.norm(tr - tl) / g.width, np.linalg.norm(br - bl) / g.width,
                    np.linalg.norm(bl - tl) / g.height, np.linalg.norm(br - tr) / g.height)
-    assert die_pixels(setup.calibration) == shortest * g.checker * DIE_SIDE
+    assert die_pixels(setup.calibration) == pytest.approx(shortest * g.checker * 0.45)
     # A board seen whole at 1280 x 960 leaves a die well under 40 px: the check says so.
     assert 10 < die_pixels(setup.calibration) < 40
     assert by_name(setup.start, setup)["pixels per die"] is False

@@ -1,0 +1,200 @@
+"""Score `pipgammon dice` on labelled real photos.
+
+    python bench/dice.py                                  # the shipped networks, every photo
+    python bench/dice.py --models /tmp/dice --folds 5     # held-out folds from tools/train_dice.py
+
+With ``--folds K`` the folder holds ``fold0 .. fold{K-1}``, each trained without the photos
+i with i mod K == fold, and each photo is scored by the networks that never saw it: the
+figures a new board can expect.  Without it the shipped networks score every photo,
+which they were trained on, so those figures are only a check that nothing broke.
+
+Printed: detection recall and precision (a detection matches a labelled die when its
+centre lies within 0.4 die sizes of the label's, one to one), value accuracy on the
+matched dice, value accuracy of the reader alone on the labelled boxes, the share of
+all labelled dice found *and* read right, and the time per photo.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine.player import Player
+from vision import synthetic
+from vision.dice import DATA, DiceConfig, crop_die, dice_on_board, find_dice, read_crops
+
+PHOTOS = Path(__file__).resolve().parent / "data" / "real-dice"
+
+
+def score(photos: Path, models_for: dict[int, Path], folds: int, config: DiceConfig) -> dict[str, float]:
+    labels = sorted(json.loads((photos / "labels.json").read_text()), key=lambda e: e["file"])
+    truth_n = found = read_right = boxes_right = detections = photos_n = 0
+    times: list[float] = []
+    confusions: list[str] = []
+    for i, entry in enumerate(labels):
+        if i % folds not in models_for:
+            continue
+        models = models_for[i % folds]
+        photos_n += 1
+        image = cv2.imread(str(photos / "images" / entry["file"]))
+        truth = [
+            (
+                (d["xmin"] + d["xmax"]) / 2,
+                (d["ymin"] + d["ymax"]) / 2,
+                max(d["xmax"] - d["xmin"], d["ymax"] - d["ymin"]),
+                d["value"],
+            )
+            for d in entry["dice"]
+        ]
+        start = time.perf_counter()
+        dice = find_dice(image, config, models)
+        times.append((time.perf_counter() - start) * 1000)
+        detections += len(dice)
+        truth_n += len(truth)
+        free = list(dice)
+        for cx, cy, size, value in truth:
+            near = [d for d in free if np.hypot(d.centre[0] - cx, d.centre[1] - cy) < 0.4 * size]
+            if not near:
+                confusions.append(f"{entry['file']}: missed a {value} at ({cx:.0f}, {cy:.0f})")
+                continue
+            best = min(near, key=lambda d: np.hypot(d.centre[0] - cx, d.centre[1] - cy))
+            free.remove(best)
+            found += 1
+            if best.value == value:
+                read_right += 1
+            else:
+                confusions.append(f"{entry['file']}: read a {value} as {best.value} at ({cx:.0f}, {cy:.0f})")
+        for d in free:
+            confusions.append(
+                f"{entry['file']}: a die where there is none at {tuple(round(c) for c in d.centre)}"
+            )
+        crops = np.stack([crop_die(image, (cx, cy), size) for cx, cy, size, _ in truth])
+        values = read_crops(crops, models)[:, 1:7].argmax(axis=1) + 1
+        boxes_right += int(sum(int(v) == t[3] for v, t in zip(values, truth, strict=True)))
+    for line in confusions:
+        print("  " + line)
+    return {
+        "photos": photos_n,
+        "dice": truth_n,
+        "recall": found / truth_n,
+        "precision": found / max(1, detections),
+        "value_of_found": read_right / max(1, found),
+        "value_on_labelled_boxes": boxes_right / truth_n,
+        "found_and_right": read_right / truth_n,
+        "median_ms": statistics.median(times),
+        "p95_ms": float(np.percentile(times, 95)),
+    }
+
+
+def score_synthetic(frames: int, size: tuple[int, int], models: Path, config: DiceConfig) -> dict[str, float]:
+    """Boards from vision.synthetic (seeds from 3,000,000: no test shares them), each with two
+    dice of one colour thrown on it, one in four cocked."""
+    flat = flat_right = cocked = cocked_flagged = false = 0
+    times = []
+    for seed in range(3_000_000, 3_000_000 + frames):
+        rng = random.Random(seed)
+        colour = rng.choice(list(Player))
+        dice = tuple(synthetic.DieSpec(rng.randint(1, 6), colour, rng.random() < 0.25) for _ in range(2))
+        frame, truth = synthetic.render(
+            synthetic.random_scene(rng),
+            rng,
+            size=size,
+            dice=dice,
+            style=synthetic.Style.random(rng, hand=False),
+        )
+        start = time.perf_counter()
+        found = list(dice_on_board(frame, truth.corners, config, models))
+        times.append((time.perf_counter() - start) * 1000)
+        for die in truth.dice:
+            near = [
+                d
+                for d in found
+                if np.hypot(d.centre[0] - die.centre[0], d.centre[1] - die.centre[1]) < die.side
+            ]
+            hit = near[0] if near else None
+            if hit:
+                found.remove(hit)
+            if die.cocked:
+                cocked += 1
+                cocked_flagged += bool(hit and hit.cocked)
+            else:
+                flat += 1
+                want = "white" if die.colour is Player.WHITE else "black"
+                flat_right += bool(
+                    hit and hit.value == die.value and not hit.cocked and hit.colour.value == want
+                )
+        false += len(found)
+    return {
+        "frames": frames,
+        "flat": flat,
+        "flat_right": flat_right / max(1, flat),
+        "cocked": cocked,
+        "cocked_flagged": cocked_flagged / max(1, cocked),
+        "false": false,
+        "median_ms": statistics.median(times),
+        "p95_ms": float(np.percentile(times, 95)),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--photos", type=Path, default=PHOTOS)
+    parser.add_argument("--models", type=Path, default=DATA)
+    parser.add_argument("--folds", type=int, default=0, help="score held-out folds fold0..fold{K-1}")
+    parser.add_argument("--only-fold", type=int, help="with --folds: score that fold's photos only")
+    parser.add_argument(
+        "--synthetic",
+        type=int,
+        default=40,
+        metavar="N",
+        help="also score N synthetic board frames per resolution (0: none)",
+    )
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    if args.folds:
+        folds = [args.only_fold] if args.only_fold is not None else range(args.folds)
+        models_for = {k: args.models / f"fold{k}" for k in folds}
+        missing = [str(p) for p in models_for.values() if not p.is_dir()]
+        if missing:
+            parser.error(
+                f"no trained fold in {', '.join(missing)}: run tools/train_dice.py --folds {args.folds}"
+            )
+    else:
+        models_for = {0: args.models}
+    result = score(args.photos, models_for, max(1, args.folds), DiceConfig())
+    kind = f"held-out, {args.folds} folds" if args.folds else "shipped networks, photos seen in training"
+    print(f"real dice photos ({kind}): {result['photos']} photos, {result['dice']} dice")
+    print(f"  detection recall     {result['recall']:.2%}   precision {result['precision']:.2%}")
+    print(f"  value, found dice    {result['value_of_found']:.2%}   (target >= 99.5%)")
+    print(f"  value, labelled box  {result['value_on_labelled_boxes']:.2%}")
+    print(f"  found and read right {result['found_and_right']:.2%}")
+    ms = f"median {result['median_ms']:.1f} ms, p95 {result['p95_ms']:.1f} ms"
+    print(f"  time per 640x640 photo: {ms} (one thread)")
+    models = next(iter(models_for.values()))
+    for size in ((1280, 960), (2028, 1520)) if args.synthetic else ():
+        syn = score_synthetic(args.synthetic, size, models, DiceConfig())
+        print(f"synthetic boards {size[0]}x{size[1]}: {syn['frames']} frames")
+        print(
+            f"  flat dice read right (value, colour) {syn['flat_right']:.2%} of {syn['flat']}   (target 100%)"
+        )
+        print(f"  cocked dice flagged  {syn['cocked_flagged']:.2%} of {syn['cocked']}   (target 100%)")
+        print(f"  dice where there are none: {syn['false']}")
+        ms = f"median {syn['median_ms']:.1f} ms, p95 {syn['p95_ms']:.1f} ms"
+        print(f"  dice per frame (playing area only): {ms}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

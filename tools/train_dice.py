@@ -1,0 +1,472 @@
+"""Train the two dice networks of vision/dice.py and export them as ONNX.
+
+    pip install torch==2.13.0 onnx      # training only; pipgammon runs the ONNX files with cv2.dnn
+    python tools/train_dice.py --folds 5            # cross-validated figures on the real photos
+    python tools/train_dice.py --ship               # train on every photo, write vision/data/*.onnx
+
+Data: the 200 labelled real photos in bench/data/real-dice (BSD-3, see its LICENSE), plus
+synthetic board frames from vision.synthetic.  The boards give the detector what the
+photos lack: wood, triangles, round checkers and hands, first with no dice (so none of it
+is taken for a die) and then with real dice from the photos pasted on.
+
+Folds are by photo (photo i is in fold i mod k), so a die is never scored by a network
+that saw its photo.  The figures printed for the held-out folds are the honest ones;
+bench/dice.py scores the shipped networks on every photo, which they have seen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+from torch import nn
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine.player import Player
+from vision import synthetic
+from vision.dice import (
+    COCKED,
+    CROP,
+    DATA,
+    DETECTOR_FILE,
+    READER_FILE,
+    STRIDE,
+    DiceConfig,
+    crop_die,
+    find_dice,
+    normalise,
+)
+
+PHOTOS = Path(__file__).resolve().parents[1] / "bench" / "data" / "real-dice"
+PATCH = 256  # detector training crop side
+
+
+@dataclass
+class Photo:
+    image: np.ndarray
+    dice: list[tuple[float, float, float, int]]  # cx, cy, size, value
+    #: Where an earlier detector saw a die that is not there (cx, cy, size): hard negatives.
+    decoys: list[tuple[float, float, float]] = field(default_factory=list)
+
+
+def mine_decoys(photos: list[Photo], models: Path) -> int:
+    """Fill each photo's `decoys` with the false detections of the networks in ``models``."""
+    count = 0
+    for photo in photos:
+        for die in find_dice(photo.image, DiceConfig(min_score=0.2, min_read=0.0), models):
+            x, y = die.centre
+            if all(math.hypot(x - cx, y - cy) > 0.6 * size for cx, cy, size, _ in photo.dice):
+                photo.decoys.append((x, y, die.box[2] - die.box[0]))
+                count += 1
+    return count
+
+
+def load_photos(folder: Path) -> list[Photo]:
+    photos = []
+    for entry in sorted(json.loads((folder / "labels.json").read_text()), key=lambda e: e["file"]):
+        image = cv2.imread(str(folder / "images" / entry["file"]))
+        dice = [
+            (
+                (d["xmin"] + d["xmax"]) / 2,
+                (d["ymin"] + d["ymax"]) / 2,
+                max(d["xmax"] - d["xmin"], d["ymax"] - d["ymin"]),
+                int(d["value"]),
+            )
+            for d in entry["dice"]
+        ]
+        photos.append(Photo(image, dice))
+    return photos
+
+
+def boards(count: int, seed: int) -> tuple[list[np.ndarray], list[Photo]]:
+    """Synthetic board frames at 1280 x 960, a third with a hand: ``count`` with no dice, and
+    ``count`` with one to four dice thrown on them (one in four cocked, labelled `COCKED`)."""
+    rng = random.Random(seed)
+    bare, thrown = [], []
+    for k in range(2 * count):
+        style = synthetic.Style.random(rng, hand=rng.random() < 0.33, any_colours=rng.random() < 0.3)
+        colour = rng.choice(list(Player))
+        dice = (
+            ()
+            if k < count
+            else tuple(
+                synthetic.DieSpec(rng.randint(1, 6), colour, rng.random() < 0.25)
+                for _ in range(rng.randint(1, 4))
+            )
+        )
+        frame, truth = synthetic.render(
+            synthetic.random_scene(rng), rng, size=(1280, 960), style=style, dice=dice
+        )
+        if not dice:
+            bare.append(frame)
+            continue
+        hidden = truth.hand if truth.hand is not None else np.zeros(frame.shape[:2], np.uint8)
+        labels = [
+            (d.centre[0], d.centre[1], d.side, COCKED if d.cocked else d.value)
+            for d in truth.dice
+            if not hidden[int(d.centre[1]), int(d.centre[0])]
+        ]
+        thrown.append(Photo(frame, labels))
+    return bare, thrown
+
+
+def colour_jitter(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    out = image.astype(np.float32)
+    out = out * rng.uniform(0.85, 1.15, 3) * rng.uniform(0.6, 1.35)
+    mean = out.mean()
+    out = (out - mean) * rng.uniform(0.7, 1.3) + mean
+    if rng.random() < 0.3:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.3))
+    if rng.random() < 0.5:
+        out = out + rng.normal(0, rng.uniform(1, 8), out.shape)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def paste_dice(
+    board: np.ndarray,
+    photos: list[Photo],
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, list[tuple[float, float, float, int]]]:
+    """Real dice cut from the photos (a rounded square inside their box) pasted on a board."""
+    out = board.copy()
+    placed: list[tuple[float, float, float, int]] = []
+    h, w = out.shape[:2]
+    for _ in range(rng.integers(1, 5)):
+        photo = photos[rng.integers(len(photos))]
+        cx, cy, size, value = photo.dice[rng.integers(len(photo.dice))]
+        k = rng.uniform(0.6, 1.4)
+        side = round(size * k)
+        if side < 10:
+            continue
+        src = cv2.getRectSubPix(photo.image, (int(size) + 1, int(size) + 1), (cx, cy))
+        die = cv2.resize(src, (side, side))
+        mask = np.zeros((side, side), np.float32)
+        r = max(1, int(side * 0.22))
+        cv2.rectangle(mask, (r, 0), (side - 1 - r, side - 1), 1.0, -1)
+        cv2.rectangle(mask, (0, r), (side - 1, side - 1 - r), 1.0, -1)
+        for x, y in ((r, r), (side - 1 - r, r), (r, side - 1 - r), (side - 1 - r, side - 1 - r)):
+            cv2.circle(mask, (x, y), r, 1.0, -1)
+        mask = cv2.GaussianBlur(mask, (0, 0), 0.8)[..., None]
+        x0, y0 = int(rng.integers(0, w - side)), int(rng.integers(0, h - side))
+        centre = (x0 + side / 2, y0 + side / 2)
+        if any(math.hypot(centre[0] - px, centre[1] - py) < (side + ps) / 2 for px, py, ps, _ in placed):
+            continue
+        patch = out[y0 : y0 + side, x0 : x0 + side].astype(np.float32)
+        # A die casts a small shadow: darken a ring offset down-right before pasting.
+        shadow = np.roll(np.roll(mask, 2, 0), 2, 1) * 0.35
+        patch = patch * (1 - shadow)
+        out[y0 : y0 + side, x0 : x0 + side] = (patch * (1 - mask) + die * mask).astype(np.uint8)
+        placed.append((centre[0], centre[1], side, value))
+    return out, placed
+
+
+def detector_sample(
+    image: np.ndarray, dice: list[tuple[float, float, float, int]], rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """One PATCH x PATCH view at a random scale, quarter turn and mirror (dice have no up), and
+    its target (5, PATCH/STRIDE, PATCH/STRIDE): heatmap, x offset, y offset, log size, and a
+    mask of the centre cells.  Only the patch is resampled: whole 1280 x 960 frames are slow."""
+    scale = math.exp(rng.uniform(math.log(0.45), math.log(1.6)))
+    h, w = image.shape[:2]
+    if dice and rng.random() < 0.8:  # most patches hold a die
+        cx, cy, _, _ = dice[rng.integers(len(dice))]
+        x0, y0 = cx - rng.uniform(20, PATCH - 20) / scale, cy - rng.uniform(20, PATCH - 20) / scale
+    else:
+        x0, y0 = rng.uniform(-0.1 * w, 0.9 * w), rng.uniform(-0.1 * h, 0.9 * h)
+    if scale < 1:  # what INTER_AREA does at run time: no aliasing of the pips
+        image = cv2.GaussianBlur(image, (0, 0), 0.5 / scale)
+    m = np.array([[scale, 0, -x0 * scale], [0, scale, -y0 * scale]])
+    patch = cv2.warpAffine(image, m, (PATCH, PATCH), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    placed = [((x - x0) * scale, (y - y0) * scale, s * scale) for x, y, s, _ in dice]
+    for _ in range(int(rng.integers(4))):  # np.rot90 turns counter-clockwise: (x, y) -> (y, PATCH - x)
+        patch = np.rot90(patch)
+        placed = [(y, PATCH - x, s) for x, y, s in placed]
+    if rng.random() < 0.5:
+        patch = patch[:, ::-1]
+        placed = [(PATCH - x, y, s) for x, y, s in placed]
+    patch = colour_jitter(np.ascontiguousarray(patch), rng)
+    cells = PATCH // STRIDE
+    target = np.zeros((5, cells, cells), np.float32)
+    yy, xx = np.mgrid[0:cells, 0:cells].astype(np.float32) + 0.5
+    for px, py, size in placed:
+        x, y = px / STRIDE, py / STRIDE
+        if not (0 <= x < cells and 0 <= y < cells):
+            continue
+        sigma = max(0.7, size / STRIDE / 5)
+        target[0] = np.maximum(target[0], np.exp(-((xx - x) ** 2 + (yy - y) ** 2) / (2 * sigma**2)))
+        ix, iy = int(x), int(y)
+        target[0, iy, ix] = 1.0
+        target[1, iy, ix] = x - (ix + 0.5)
+        target[2, iy, ix] = y - (iy + 0.5)
+        target[3, iy, ix] = math.log(size / STRIDE)
+        target[4, iy, ix] = 1.0
+    return patch, target
+
+
+def reader_sample(photo: Photo, rng: np.random.Generator) -> tuple[np.ndarray, int]:
+    """A reader crop: a die, jittered as a detector would place it, or (one time in five) not a die."""
+    image = photo.image
+    cx, cy, size, value = photo.dice[rng.integers(len(photo.dice))]
+    if photo.decoys and rng.random() < 0.1:
+        cx, cy, size = photo.decoys[rng.integers(len(photo.decoys))]
+        value = 0
+    elif rng.random() < 0.2:
+        # Not a die: background, or a die's neighbourhood far enough off its centre.
+        if rng.random() < 0.5:
+            angle = rng.uniform(0, 2 * math.pi)
+            cx, cy = (
+                cx + math.cos(angle) * size * rng.uniform(0.75, 1.5),
+                cy + math.sin(angle) * size * rng.uniform(0.75, 1.5),
+            )
+        else:
+            h, w = image.shape[:2]
+            cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        if any(math.hypot(cx - x, cy - y) < 0.6 * s for x, y, s, _ in photo.dice):
+            return reader_sample(photo, rng)
+        value = 0
+    else:
+        cx += rng.normal(0, 0.08) * size
+        cy += rng.normal(0, 0.08) * size
+        size *= math.exp(rng.normal(0, 0.12))
+    # Any angle: a die lies at any angle on the board.  Turn only the neighbourhood.
+    side = int(2 * size) + 8
+    local = cv2.getRectSubPix(image, (side, side), (cx, cy))
+    rot = cv2.getRotationMatrix2D(((side - 1) / 2, (side - 1) / 2), rng.uniform(0, 360), 1.0)
+    turned = cv2.warpAffine(local, rot, (side, side), borderMode=cv2.BORDER_REFLECT)
+    crop = colour_jitter(crop_die(turned, ((side - 1) / 2, (side - 1) / 2), size), rng)
+    if rng.random() < 0.5:
+        crop = crop[:, ::-1]
+    if rng.random() < 0.25:  # pips of either polarity
+        crop = 255 - crop
+    return np.ascontiguousarray(crop), value
+
+
+# ---------------------------------------------------------------------------------- networks
+
+
+def block(cin: int, cout: int, stride: int = 1, dilation: int = 1) -> nn.Sequential:
+    return nn.Sequential(
+        nn.Conv2d(cin, cout, 3, stride, padding=dilation, dilation=dilation, bias=False),
+        nn.BatchNorm2d(cout),
+        nn.ReLU(inplace=True),
+    )
+
+
+def separable(cin: int, cout: int, stride: int = 1, dilation: int = 1) -> nn.Sequential:
+    """A depthwise 3 x 3 then a pointwise 1 x 1: a tenth of a full 3 x 3's work."""
+    return nn.Sequential(
+        nn.Conv2d(cin, cin, 3, stride, padding=dilation, dilation=dilation, groups=cin, bias=False),
+        nn.BatchNorm2d(cin),
+        nn.ReLU(inplace=True),
+        nn.Conv2d(cin, cout, 1, bias=False),
+        nn.BatchNorm2d(cout),
+        nn.ReLU(inplace=True),
+    )
+
+
+class Detector(nn.Module):
+    """Stride 8 out, about 0.15 GMAC for a 640 x 640 frame.  The dilated blocks give it a
+    field of view of ~130 px, so it sees a die and what lies round it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.body = nn.Sequential(
+            block(3, 16, 2),
+            separable(16, 24, 2),
+            separable(24, 24),
+            separable(24, 48, 2),
+            separable(48, 48),
+            separable(48, 48, dilation=2),
+            separable(48, 48, dilation=4),
+        )
+        self.head = nn.Conv2d(48, 4, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.body(x))
+
+
+class Reader(nn.Module):
+    """Classes: not a die, 1..6, cocked.  About 9 MMAC a crop."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.features = nn.Sequential(
+            block(3, 16),
+            block(16, 16),
+            nn.MaxPool2d(2),
+            block(16, 32),
+            block(32, 32),
+            nn.MaxPool2d(2),
+            block(32, 48),
+            block(48, 48),
+            nn.MaxPool2d(2),
+            block(48, 64),
+            nn.AdaptiveAvgPool2d(1),
+        )
+        self.classify = nn.Conv2d(64, COCKED + 1, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.classify(self.features(x)).flatten(1)
+
+
+def centre_loss(out: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """CenterNet's focal loss on the heatmap, L1 on offset and size at the centre cells."""
+    p = torch.sigmoid(out[:, 0]).clamp(1e-4, 1 - 1e-4)
+    gt, mask = target[:, 0], target[:, 4]
+    positive = -((1 - p) ** 2 * torch.log(p) * mask).sum()
+    negative = -(((1 - gt) ** 4) * p**2 * torch.log(1 - p) * (1 - mask)).sum()
+    n = mask.sum().clamp(min=1)
+    box = (torch.abs(out[:, 1:4] - target[:, 1:4]) * mask[:, None]).sum()
+    return (positive + negative) / n + box / n
+
+
+def train_detector(
+    photos: list[Photo], bare: list[np.ndarray], thrown: list[Photo], steps: int, seed: int
+) -> Detector:
+    rng = np.random.default_rng(seed)
+    torch.manual_seed(seed)
+    net = Detector()
+    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
+    net.train()
+    for step in range(steps):
+        images, targets = [], []
+        for _ in range(16):
+            r = rng.random()
+            if r < 0.5:
+                photo = photos[rng.integers(len(photos))]
+                image, dice = photo.image, photo.dice
+            elif r < 0.7:
+                image, dice = paste_dice(bare[rng.integers(len(bare))], photos, rng)
+            elif r < 0.9:
+                photo = thrown[rng.integers(len(thrown))]
+                image, dice = photo.image, photo.dice
+            else:
+                image, dice = bare[rng.integers(len(bare))], []
+            patch, target = detector_sample(image, dice, rng)
+            images.append(patch)
+            targets.append(target)
+        loss = centre_loss(
+            net(torch.from_numpy(normalise(np.stack(images)))), torch.from_numpy(np.stack(targets))
+        )
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 200 == 0:
+            print(f"  detector step {step}/{steps} loss {loss.item():.3f}", flush=True)
+    return net.eval()
+
+
+def train_reader(photos: list[Photo], thrown: list[Photo], steps: int, seed: int) -> Reader:
+    """Six crops in ten from the real photos, four from dice thrown on synthetic boards
+    (the only source of cocked dice)."""
+    rng = np.random.default_rng(seed)
+    torch.manual_seed(seed)
+    net = Reader()
+    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
+    net.train()
+    for step in range(steps):
+        batch = [
+            reader_sample(
+                photos[rng.integers(len(photos))]
+                if rng.random() < 0.6
+                else thrown[rng.integers(len(thrown))],
+                rng,
+            )
+            for _ in range(64)
+        ]
+        x = torch.from_numpy(normalise(np.stack([c for c, _ in batch])))
+        y = torch.tensor([v for _, v in batch])
+        loss = loss_fn(net(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 300 == 0:
+            print(f"  reader step {step}/{steps} loss {loss.item():.3f}", flush=True)
+    return net.eval()
+
+
+def export(net: nn.Module, path: Path, side: int) -> None:
+    dummy = torch.zeros(1, 3, side, side)
+    torch.onnx.export(
+        net,
+        (dummy,),
+        str(path),
+        dynamo=False,
+        input_names=["image"],
+        output_names=["out"],
+        dynamic_axes={"image": {0: "n", 2: "h", 3: "w"}, "out": {0: "n"}},
+        opset_version=13,
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--photos", type=Path, default=PHOTOS)
+    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--only-fold", type=int, help="train and score one held-out fold")
+    parser.add_argument("--ship", action="store_true", help="train on every photo and write vision/data")
+    parser.add_argument("--detector-steps", type=int, default=2500)
+    parser.add_argument("--reader-steps", type=int, default=2500)
+    parser.add_argument("--reader-only", action="store_true", help="keep the folds' detectors, train readers")
+    parser.add_argument(
+        "--decoys",
+        type=Path,
+        metavar="DIR",
+        help="networks whose false detections on the training images become hard negatives",
+    )
+    parser.add_argument("--boards", type=int, default=60)
+    parser.add_argument(
+        "--out", type=Path, default=DATA, help="where --ship writes, or folds keep their ONNX"
+    )
+    args = parser.parse_args(argv)
+    torch.set_num_threads(2)
+    photos = load_photos(args.photos)
+    started = time.perf_counter()
+    bare, thrown = boards(args.boards, seed=7_000_000)
+    thrown = [board for board in thrown if board.dice]
+    seconds = time.perf_counter() - started
+    print(
+        f"{len(photos)} photos, {len(bare)} bare boards, {len(thrown)} with dice ({seconds:.0f} s)",
+        flush=True,
+    )
+    if args.ship:
+        jobs = [(photos, args.out, 1)]
+    else:
+        folds = [args.only_fold] if args.only_fold is not None else range(args.folds)
+        jobs = [
+            ([p for i, p in enumerate(photos) if i % args.folds != k], args.out / f"fold{k}", 10 + k)
+            for k in folds
+        ]
+    for train, folder, seed in jobs:
+        folder.mkdir(parents=True, exist_ok=True)
+        if args.decoys:
+            for photo in (*train, *thrown):
+                photo.decoys.clear()
+            print(f"{mine_decoys([*train, *thrown], args.decoys)} decoys from {args.decoys}", flush=True)
+        if not args.reader_only:
+            detector = train_detector(train, bare, thrown, args.detector_steps, seed)
+            export(detector, folder / DETECTOR_FILE, 256)
+        export(train_reader(train, thrown, args.reader_steps, seed + 100), folder / READER_FILE, CROP)
+        print(f"wrote {folder} ({time.perf_counter() - started:.0f} s)", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

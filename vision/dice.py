@@ -1,0 +1,247 @@
+"""Find and read dice in any photo, with no calibration.
+
+Two small convolutional networks, trained by ``tools/train_dice.py`` and shipped as
+ONNX files run by OpenCV's own ``cv2.dnn`` (no PyTorch at run time):
+
+- the *detector* sees the whole frame, scaled down to `DETECT_SIDE` at most, and
+  outputs, every `STRIDE` pixels, how likely a die's centre is there, the sub-cell
+  offset of that centre and the die's size (CenterNet's idea: no anchors, no boxes to
+  merge, touching dice stay apart because their centres do);
+- the *reader* sees one `CROP` × `CROP` patch cut square round each centre from the
+  full-resolution frame, turned to no particular angle, and says 1..6, "cocked" or
+  "not a die".  A cocked die shows a foreshortened top face beside a second face; the
+  rulebook has such a roll thrown again, so its value is reported but not trusted.
+
+Reading pips with a network rather than counting blobs is what handles glare, pips on
+a tilted second face and either pip polarity (the failure modes of blob counting).
+The colour is measured, not learned: the face's median colour, which the pips cannot
+move because they cover under a third of it.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+from enum import Enum
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.geometry import BoardGeometry
+
+DATA = Path(__file__).parent / "data"
+DETECTOR_FILE = "dice_detector.onnx"
+READER_FILE = "dice_reader.onnx"
+
+# The detector runs at the frame's own resolution up to this long side: dice on a board
+# seen whole by a 1280 x 960 camera are only about 20-25 px across, and it was trained
+# on dice of 10 to 110 px.
+DETECT_SIDE = 1280
+STRIDE = 8  # detector output cell, in detector-input pixels (the network halves the frame three times)
+BOARD_DIE = 24.0  # px: the die size `dice_on_board` scales a board to
+CROP = 32  # the reader's input side: a 20 px die at 1.4 spans keeps its own resolution
+CROP_SPAN = 1.4  # the crop covers this many die sizes: the whole die and a rim of its surroundings
+NOT_A_DIE = 0  # reader class 0; classes 1..6 are the values
+COCKED = 7  # reader class 7: a die tilted on a checker or the rim, whatever its top face shows
+
+
+class DieColour(Enum):
+    WHITE = "white"
+    BLACK = "black"
+    OTHER = "other"
+
+
+@dataclass(frozen=True, slots=True)
+class DiceConfig:
+    """The tunables of `find_dice`, in one place."""
+
+    min_score: float = 0.3  # detector centre probability to consider a place
+    min_read: float = 0.5  # reader probability that the crop is a die at all
+    # Colour of the face: white faces are pale and grey, black faces dark.
+    white_min_value: int = 130
+    white_max_saturation: int = 80
+    black_max_value: int = 90
+
+
+@dataclass(frozen=True, slots=True)
+class Die:
+    value: int
+    colour: DieColour
+    cocked: bool
+    box: tuple[float, float, float, float]  # x0, y0, x1, y1 in frame pixels
+    confidence: float  # the reader's probability of this value
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return ((self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "value": self.value,
+            "color": self.colour.value,
+            "cocked": self.cocked,
+            "box": [round(v, 1) for v in self.box],
+            "confidence": round(self.confidence, 4),
+        }
+
+
+@cache
+def _net(path: Path) -> cv2.dnn.Net:
+    if not path.is_file():
+        raise FileNotFoundError(f"the dice model {path} is missing: reinstall pipgammon")
+    return cv2.dnn.readNetFromONNX(str(path))
+
+
+def normalise(bgr: np.ndarray) -> np.ndarray:
+    """uint8 BGR images (N, H, W, 3) or (H, W, 3) -> the networks' float input (N, 3, H, W)."""
+    if bgr.ndim == 3:
+        bgr = bgr[None]
+    return np.ascontiguousarray((bgr.astype(np.float32) / 255.0 - 0.5).transpose(0, 3, 1, 2))
+
+
+def detector_input(frame: np.ndarray, scale: float | None = None) -> tuple[np.ndarray, float]:
+    """The frame scaled (by default down to `DETECT_SIDE`) and padded to whole cells, and the scale."""
+    h, w = frame.shape[:2]
+    scale = min(1.0, DETECT_SIDE / max(h, w)) if scale is None else scale
+    sw, sh = round(w * scale), round(h * scale)
+    small = cv2.resize(frame, (sw, sh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    ph, pw = -sh % STRIDE, -sw % STRIDE
+    if ph or pw:
+        small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
+    return small, scale
+
+
+def crop_die(frame: np.ndarray, centre: tuple[float, float], size: float) -> np.ndarray:
+    """A `CROP` × `CROP` patch of ``frame`` covering ``CROP_SPAN × size`` round ``centre``."""
+    k = CROP / (CROP_SPAN * size)
+    m = np.array([[k, 0, CROP / 2 - k * centre[0]], [0, k, CROP / 2 - k * centre[1]]], np.float64)
+    return cv2.warpAffine(
+        frame,
+        m,
+        (CROP, CROP),
+        flags=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+
+
+def decode_centres(out: np.ndarray, min_score: float) -> list[tuple[float, float, float, float]]:
+    """Detector output (4, H, W) -> [(score, x, y, size)] in detector-input pixels.
+
+    Channel 0 is the centre logit, 1-2 the centre's offset within its cell (in cells),
+    3 the log of the die's size in cells.  A centre must be the maximum of its 3 × 3
+    neighbourhood, so one die gives one centre.
+    """
+    score = 1.0 / (1.0 + np.exp(-out[0]))
+    peaks = (score >= min_score) & (score >= cv2.dilate(score, np.ones((3, 3), np.uint8)))
+    found = []
+    for y, x in zip(*np.nonzero(peaks), strict=True):
+        cx = (x + 0.5 + out[1, y, x]) * STRIDE
+        cy = (y + 0.5 + out[2, y, x]) * STRIDE
+        found.append((float(score[y, x]), float(cx), float(cy), float(np.exp(out[3, y, x]) * STRIDE)))
+    return found
+
+
+def face_colour(crop: np.ndarray, config: DiceConfig) -> DieColour:
+    """The face's colour from the middle of a reader crop (the die fills 1 / `CROP_SPAN` of it)."""
+    inner = round(CROP / CROP_SPAN * 0.35)
+    middle = crop[CROP // 2 - inner : CROP // 2 + inner, CROP // 2 - inner : CROP // 2 + inner]
+    hsv = cv2.cvtColor(middle, cv2.COLOR_BGR2HSV).reshape(-1, 3)
+    _, s, v = np.median(hsv, axis=0)
+    if v <= config.black_max_value:
+        return DieColour.BLACK
+    if v >= config.white_min_value and s <= config.white_max_saturation:
+        return DieColour.WHITE
+    return DieColour.OTHER
+
+
+def read_crops(crops: np.ndarray, models: Path = DATA) -> np.ndarray:
+    """Reader probabilities (N, 8) for crops (N, CROP, CROP, 3): `NOT_A_DIE`, 1..6, `COCKED`.
+
+    Each crop is read in its four quarter turns and the log-probabilities averaged: a die
+    has no up, and a pip the reader half-misses at one angle it sees at another.
+    """
+    net = _net(models / READER_FILE)
+    turned = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(4)])
+    net.setInput(normalise(turned))
+    logits = np.asarray(net.forward(), np.float64).reshape(4, len(crops), -1)
+    if logits.shape[2] == COCKED:  # a reader trained without the cocked class
+        logits = np.pad(logits, ((0, 0), (0, 0), (0, 1)), constant_values=-1e9)
+    logp = logits - logits.max(axis=2, keepdims=True)
+    logp -= np.log(np.exp(logp).sum(axis=2, keepdims=True))
+    mean = logp.mean(axis=0)
+    p = np.exp(mean - mean.max(axis=1, keepdims=True))
+    probabilities: np.ndarray = p / p.sum(axis=1, keepdims=True)
+    return probabilities
+
+
+def find_dice(frame: np.ndarray, config: DiceConfig = DiceConfig(), models: Path = DATA,
+              scale: float | None = None) -> tuple[Die, ...]:
+    """Every die in a BGR frame, left to right.  The frame is trusted to be a real image.
+
+    ``models`` is the folder of the two ONNX files (another only to score a retrained pair);
+    ``scale`` is the detector's input scale when the dice's size is known (`dice_on_board`).
+    """
+    small, scale = detector_input(frame, scale)
+    net = _net(models / DETECTOR_FILE)
+    net.setInput(normalise(small))
+    centres = decode_centres(net.forward()[0], config.min_score)
+    if not centres:
+        return ()
+    crops = np.stack([crop_die(frame, (x / scale, y / scale), size / scale) for _, x, y, size in centres])
+    probabilities = read_crops(crops, models)
+    dice: list[Die] = []
+    # Surest first, so a second peak on the same die (two centres a cell or two apart on a
+    # large die) is dropped rather than read as another die.
+    order = np.argsort(probabilities[:, NOT_A_DIE])
+    for (_, x, y, size), p, crop in ((centres[i], probabilities[i], crops[i]) for i in order):
+        if 1.0 - p[NOT_A_DIE] < config.min_read:
+            continue
+        if any(np.hypot(x / scale - d.centre[0], y / scale - d.centre[1]) < 0.7 * (d.box[2] - d.box[0])
+               for d in dice):
+            continue
+        value = int(np.argmax(p[1:COCKED])) + 1
+        # Cocked when that is likelier than any one value: the roll is thrown again anyway.
+        cocked = bool(p[COCKED] > p[value])
+        half = size / scale / 2
+        cx, cy = x / scale, y / scale
+        box = (cx - half, cy - half, cx + half, cy + half)
+        confidence = float(max(p[value], p[COCKED]) / max(1e-9, 1.0 - p[NOT_A_DIE]))
+        dice.append(Die(value, face_colour(crop, config), cocked, box, confidence))
+    return tuple(sorted(dice, key=lambda d: d.centre))
+
+
+def dice_on_board(frame: np.ndarray, corners: np.ndarray, config: DiceConfig = DiceConfig(),
+                  models: Path = DATA) -> tuple[Die, ...]:
+    """The dice whose centres lie on the playing area (``corners``: its four frame corners).
+
+    Only the playing area's bounding box is searched, scaled so a die is `BOARD_DIE` px
+    whatever the camera's resolution: the size the board frames the detector learned from
+    show, and less work at high resolutions.  A die on the frame, in the tray or on the
+    table is no roll; the referee sees none there.
+    """
+    scale = min(1.0, BOARD_DIE / BoardGeometry().die_pixels(corners)[1])
+    area = np.asarray(corners, np.float32).reshape(-1, 1, 2)
+    x, y, w, h = cv2.boundingRect(area)
+    x0, y0 = max(0, x), max(0, y)
+    x1, y1 = min(frame.shape[1], x + w), min(frame.shape[0], y + h)
+    if x1 - x0 < 2 * STRIDE or y1 - y0 < 2 * STRIDE:
+        return ()
+    found = []
+    for die in find_dice(frame[y0:y1, x0:x1], config, models, scale):
+        bx0, by0, bx1, by1 = die.box
+        moved = replace(die, box=(bx0 + x0, by0 + y0, bx1 + x0, by1 + y0))
+        if cv2.pointPolygonTest(area, (float(moved.centre[0]), float(moved.centre[1])), False) >= 0:
+            found.append(moved)
+    return tuple(found)
+
+
+def timed_find_dice(
+    frame: np.ndarray,
+    config: DiceConfig = DiceConfig(),
+    models: Path = DATA,
+) -> tuple[tuple[Die, ...], float]:
+    start = time.perf_counter()
+    dice = find_dice(frame, config, models)
+    return dice, (time.perf_counter() - start) * 1000.0
