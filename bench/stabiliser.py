@@ -1,0 +1,127 @@
+"""The stabiliser over synthetic game sequences: only true scenes reach the referee, and how late.
+
+    python bench/stabiliser.py [--sequences 8] [--turns 3]
+
+Each sequence (seeds from 4,000,000; no test uses them) is one board under one mount:
+still spells of five frames, dice tumbling for two frames then settling, a hand moving a
+checker, the dice picked up (vision/sequence.py).  Every frame goes through the calibrated
+reader, the dice reader and the motion measure into the `Stabiliser`.  Printed:
+
+- scenes emitted, and how many differ from the truth of the frame they were emitted at
+  (target 0: nothing wrong reaches the referee);
+- still spells whose scene was new and never emitted (missed);
+- latency from the first still frame to the emission: median frames, and ms at 30 fps
+  plus the reading time of the frame that made it stable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import cv2
+
+from vision.calibration import calibrate
+from vision.dice import dice_on_board
+from vision.outline import find_corners
+from vision.reading import read
+from vision.sequence import game_sequence
+from vision.stabiliser import Scene, Stabiliser, motion, shrink
+
+FRAME_MS = 1000 / 30
+
+
+def spells(frames: list) -> list[tuple[int, int]]:
+    """(first, last) frame of every still spell: a run of frames with one true scene."""
+    found: list[tuple[int, int]] = []
+    for i, item in enumerate(frames):
+        if item.truth is None:
+            continue
+        if found and found[-1][1] == i - 1 and frames[i - 1].truth == item.truth:
+            found[-1] = (found[-1][0], i)
+        else:
+            found.append((i, i))
+    return found
+
+
+def run(seed: int, turns: int) -> dict[str, list[float] | int]:
+    start, frames = game_sequence(seed, turns)
+    calibration = calibrate(start, find_corners(start))
+    stabiliser = Stabiliser()
+    before = None
+    emitted: dict[int, float] = {}  # frame -> ms spent reading it
+    wrong = 0
+    read_ms: list[float] = []
+    for i, item in enumerate(frames):
+        began = time.perf_counter()
+        reading = read(item.image, calibration)
+        dice = dice_on_board(item.image, calibration.corners)
+        small = shrink(item.image)
+        moved = motion(before, small)
+        before = small
+        status = "cocked" if reading.status == "ok" and any(d.cocked for d in dice) else reading.status
+        scene = Scene(reading.points, reading.bar,
+                      tuple(sorted((d.colour.value, d.value, d.cocked) for d in dice)), reading.stacked)
+        stable = stabiliser.push(i, i * FRAME_MS, status, scene, moved)
+        ms = (time.perf_counter() - began) * 1000
+        read_ms.append(ms)
+        if stable is None:
+            continue
+        emitted[i] = ms
+        if stable.scene != item.truth:
+            wrong += 1
+            print(f"  seed {seed} frame {i}: emitted {stable.scene} but the truth is {item.truth}")
+    missed = 0
+    latency: list[float] = []
+    latency_ms: list[float] = []
+    previous = None
+    for first, last in spells(frames):
+        truth = frames[first].truth
+        at = [i for i in emitted if first <= i <= last and frames[i].truth == truth]
+        if truth != previous:  # a new scene: the referee is owed it
+            if at:
+                latency.append(at[0] - first)
+                latency_ms.append((at[0] - first) * FRAME_MS + emitted[at[0]])
+            else:
+                missed += 1
+                print(f"  seed {seed}: the still spell at frames {first}-{last} was never emitted")
+        previous = truth
+    return {"frames": len(frames), "emitted": len(emitted), "wrong": wrong, "missed": missed,
+            "latency": latency, "latency_ms": latency_ms, "read_ms": read_ms}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sequences", type=int, default=8)
+    parser.add_argument("--turns", type=int, default=3)
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    totals: dict[str, int] = {"frames": 0, "emitted": 0, "wrong": 0, "missed": 0}
+    latency: list[float] = []
+    latency_ms: list[float] = []
+    read_ms: list[float] = []
+    for seed in range(4_000_000, 4_000_000 + args.sequences):
+        result = run(seed, args.turns)
+        for key in totals:
+            totals[key] += int(result[key])  # type: ignore[arg-type]
+        latency += result["latency"]  # type: ignore[operator]
+        latency_ms += result["latency_ms"]  # type: ignore[operator]
+        read_ms += result["read_ms"]  # type: ignore[operator]
+    print(f"stabiliser: {args.sequences} sequences, {totals['frames']} frames at 1280x960")
+    print(f"  scenes emitted {totals['emitted']}, wrong {totals['wrong']} (target 0), "
+          f"new still spells missed {totals['missed']}")
+    if latency:
+        print(f"  latency: median {statistics.median(latency):.0f} frames, "
+              f"{statistics.median(latency_ms):.0f} ms at 30 fps (max {max(latency_ms):.0f} ms)")
+    print(f"  per frame (read + dice + motion): median {statistics.median(read_ms):.1f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
