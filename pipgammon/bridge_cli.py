@@ -9,8 +9,9 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from pathlib import Path
 from typing import IO
+
+from pipgammon.plans import read_plan
 
 
 class BridgeUsageError(ValueError):
@@ -63,17 +64,11 @@ def cmd_simulate(args: argparse.Namespace, out: IO[str]) -> int:
 
 
 def cmd_show(args: argparse.Namespace, out: IO[str]) -> int:
-    from engine.lights import LightPlan, LightPlanError
     from firmware_bridge.device import Bridge
     from firmware_bridge.errors import BridgeError
     from firmware_bridge.transport import PortOpener, UrlOpener, UsbOpener
 
-    try:
-        plan = LightPlan.from_dict(json.loads(Path(args.plan).read_text()))
-    except OSError as err:
-        raise BridgeUsageError(f"{args.plan}: cannot read it ({err.strerror})") from err
-    except (json.JSONDecodeError, AttributeError, LightPlanError) as err:
-        raise BridgeUsageError(f"{args.plan}: not a light plan ({err})") from err
+    plan = read_plan(args.plan)
     opener: PortOpener = UsbOpener() if args.port == "auto" else UrlOpener(args.port)
     try:
         with Bridge(opener) as bridge:

@@ -27,6 +27,7 @@ from pipgammon.bridge_cli import BridgeUsageError
 from pipgammon.bridge_cli import add_commands as add_bridge_commands
 from pipgammon.lights_cli import LightsUsageError
 from pipgammon.lights_cli import add_commands as add_lights_commands
+from pipgammon.plans import PlanFileError
 from pipgammon.vision_cli import VisionUsageError
 from pipgammon.vision_cli import add_commands as add_vision_commands
 
@@ -256,12 +257,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: What a command raises for bad input: each becomes one line on stderr and exit status 2.
+BAD_INPUT = (UsageError, EngineError, VisionUsageError, LightsUsageError, BridgeUsageError, PlanFileError)
+
+
 def main(argv: Sequence[str] | None = None, out: IO[str] | None = None) -> int:
     out = out or sys.stdout
     try:
         args = build_parser().parse_args(argv)
         return int(args.run(args, out))
-    except (UsageError, EngineError, VisionUsageError, LightsUsageError, BridgeUsageError) as err:
+    except BAD_INPUT as err:
         print(f"pipgammon: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:

@@ -8,7 +8,6 @@ become one `LightsUsageError` line.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import queue
 import time
@@ -18,11 +17,11 @@ from pathlib import Path
 from typing import IO
 
 from engine.buttons import ButtonEvent
-from engine.errors import EngineError
 from engine.lights import LAMPS, WHITE, Light, LightPlan
 from hardware.errors import HardwareError
 from hardware.lights import BoardLights
 from hardware.pins import DEFAULT_PIN_MAP, Backend, PinMap, load_pin_map
+from pipgammon.plans import read_plan
 
 
 class LightsUsageError(ValueError):
@@ -99,12 +98,7 @@ def _run_test(args: argparse.Namespace, backend: Backend, pins: PinMap, out: IO[
 
 
 def _run_show(args: argparse.Namespace, backend: Backend, pins: PinMap, out: IO[str]) -> None:
-    try:
-        plan = LightPlan.from_dict(json.loads(Path(args.show).read_text()))
-    except OSError as err:
-        raise LightsUsageError(f"{args.show}: cannot read it ({err.strerror})") from err
-    except (json.JSONDecodeError, AttributeError, EngineError) as err:
-        raise LightsUsageError(f"{args.show}: not a light plan ({err})") from err
+    plan = read_plan(args.show)
     if args.png is not None and backend is not Backend.SIM:
         raise LightsUsageError("lights: --png draws the simulated board; use it with --backend sim")
     if backend is Backend.SIM:

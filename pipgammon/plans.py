@@ -1,0 +1,21 @@
+"""Read a `LightPlan` file (its ``to_dict`` JSON form), for the commands that show one."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from engine.lights import LightPlan, LightPlanError
+
+
+class PlanFileError(ValueError):
+    """A light-plan file that cannot be read, with the file's name and the reason."""
+
+
+def read_plan(path: str) -> LightPlan:
+    try:
+        return LightPlan.from_dict(json.loads(Path(path).read_text()))
+    except OSError as err:
+        raise PlanFileError(f"{path}: cannot read it ({err.strerror})") from err
+    except (json.JSONDecodeError, AttributeError, LightPlanError) as err:
+        raise PlanFileError(f"{path}: not a light plan ({err})") from err
