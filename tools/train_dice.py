@@ -1,13 +1,28 @@
 """Train the two dice networks of vision/dice.py and export them as ONNX.
 
     pip install torch==2.13.0 onnx      # training only; pipgammon runs the ONNX files with cv2.dnn
-    python tools/train_dice.py --folds 5            # cross-validated figures on the real photos
-    python tools/train_dice.py --ship               # train on every photo, write vision/data/*.onnx
+
+The shipped pair was made in two rounds, the second learning from the first one's mistakes:
+
+    python tools/train_dice.py --ship --boards 150 --detector-steps 4000 --reader-steps 4000 --out /tmp/v1
+    cp -r /tmp/v1 /tmp/v2
+    python tools/train_dice.py --ship --reader-only --boards 150 --reader-steps 5000 \
+        --decoys /tmp/v1 --out /tmp/v2
+    cp /tmp/v2/*.onnx vision/data/
+
+and the held-out figures of docs/dice.md by the same recipe without fold 0's photos:
+
+    python tools/train_dice.py --only-fold 0 --boards 150 --detector-steps 4000 --reader-steps 5000 \
+        --decoys /tmp/v1 --out /tmp/folds
+    python bench/dice.py --models /tmp/folds --folds 5 --only-fold 0
+
+(The decoys are mined on the training photos only, never on the fold scored.)
 
 Data: the 200 labelled real photos in bench/data/real-dice (BSD-3, see its LICENSE), plus
 synthetic board frames from vision.synthetic.  The boards give the detector what the
 photos lack: wood, triangles, round checkers and hands, first with no dice (so none of it
-is taken for a die) and then with real dice from the photos pasted on.
+is taken for a die), then with real dice from the photos pasted on, and with the
+renderer's own dice thrown, a quarter of them cocked (the only cocked examples).
 
 Folds are by photo (photo i is in fold i mod k), so a die is never scored by a network
 that saw its photo.  The figures printed for the held-out folds are the honest ones;
@@ -359,13 +374,19 @@ def train_detector(
         loss = centre_loss(
             net(torch.from_numpy(normalise(np.stack(images)))), torch.from_numpy(np.stack(targets))
         )
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        if step % 200 == 0:
-            print(f"  detector step {step}/{steps} loss {loss.item():.3f}", flush=True)
+        learn(opt, sched, loss, f"detector step {step}/{steps}" if step % 200 == 0 else "")
     return net.eval()
+
+
+def learn(opt: torch.optim.Optimizer, sched: torch.optim.lr_scheduler.LRScheduler, loss: torch.Tensor,
+          report: str) -> None:
+    """One optimiser step; ``report`` (if any) is printed with the loss."""
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    sched.step()
+    if report:
+        print(f"  {report} loss {loss.item():.3f}", flush=True)
 
 
 def train_reader(photos: list[Photo], thrown: list[Photo], steps: int, seed: int) -> Reader:
@@ -390,13 +411,7 @@ def train_reader(photos: list[Photo], thrown: list[Photo], steps: int, seed: int
         ]
         x = torch.from_numpy(normalise(np.stack([c for c, _ in batch])))
         y = torch.tensor([v for _, v in batch])
-        loss = loss_fn(net(x), y)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        if step % 300 == 0:
-            print(f"  reader step {step}/{steps} loss {loss.item():.3f}", flush=True)
+        learn(opt, sched, loss_fn(net(x), y), f"reader step {step}/{steps}" if step % 300 == 0 else "")
     return net.eval()
 
 
