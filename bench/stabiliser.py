@@ -17,6 +17,7 @@ reader, the dice reader and the motion measure into the `Stabiliser`.  Printed:
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import statistics
 import sys
 import time
@@ -73,7 +74,8 @@ def run(seed: int, turns: int) -> dict[str, list[float] | int]:
         if stable is None:
             continue
         emitted[i] = ms
-        if stable.scene != item.truth:
+        # `stacked` flags points that may hide a second layer: the referee's business, not a fact.
+        if dataclasses.replace(stable.scene, stacked=()) != item.truth:
             wrong += 1
             print(f"  seed {seed} frame {i}: emitted {stable.scene} but the truth is {item.truth}")
     missed = 0
@@ -82,7 +84,7 @@ def run(seed: int, turns: int) -> dict[str, list[float] | int]:
     previous = None
     for first, last in spells(frames):
         truth = frames[first].truth
-        at = [i for i in emitted if first <= i <= last and frames[i].truth == truth]
+        at = [i for i in emitted if first <= i <= last]
         if truth != previous:  # a new scene: the referee is owed it
             if at:
                 latency.append(at[0] - first)
