@@ -29,9 +29,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from engine.cube import CUBE_FACES
 from engine.player import Player
 from vision import synthetic
-from vision.dice import DATA, DiceConfig, DieColour, crop_die, dice_on_board, find_dice, read_crops
+from vision.dice import DATA, CubeOnBoard, DiceConfig, DieColour, crop_die, find_dice, on_board, read_crops
 
 PHOTOS = Path(__file__).resolve().parent / "data" / "real-dice"
 
@@ -104,23 +105,32 @@ def score(photos: Path, models_for: dict[int, Path], folds: int, config: DiceCon
 def score_synthetic(frames: int, size: tuple[int, int], models: Path, config: DiceConfig,
                     first_seed: int = 3_000_000) -> dict[str, float]:
     """Boards from vision.synthetic (seeds from 3,000,000: no test shares them), each with two
-    dice of one colour thrown on it, one in four cocked."""
-    flat = flat_right = cocked = cocked_flagged = false = 0
+    dice of one colour thrown on it, one in four cocked, and the cube: centred showing 64, or
+    on a player's side showing any face."""
+    flat = flat_right = cocked = cocked_flagged = false = cube_right = 0
     times = []
     for seed in range(first_seed, first_seed + frames):
         rng = random.Random(seed)
         colour = rng.choice(list(Player))
         dice = tuple(synthetic.DieSpec(rng.randint(1, 6), colour, rng.random() < 0.25) for _ in range(2))
+        place = rng.choice(synthetic.CUBE_PLACES)
+        cube = synthetic.CubeSpec(64 if place == "center" else rng.choice(CUBE_FACES), place)
         frame, truth = synthetic.render(
             synthetic.random_scene(rng),
             rng,
             size=size,
             dice=dice,
             style=synthetic.Style.random(rng, hand=False),
+            cube=cube,
         )
         start = time.perf_counter()
-        found = list(dice_on_board(frame, truth.corners, config, models))
+        seen, seen_cube = on_board(frame, truth.corners, config, models)
         times.append((time.perf_counter() - start) * 1000)
+        found = list(seen)
+        want_cube = CubeOnBoard(1 if place == "center" else cube.face, place)
+        cube_right += seen_cube == want_cube
+        if seen_cube != want_cube:
+            print(f"  seed {seed}: the cube {want_cube} read as {seen_cube}")
         for die in truth.dice:
             near = [
                 d
@@ -147,6 +157,7 @@ def score_synthetic(frames: int, size: tuple[int, int], models: Path, config: Di
         "cocked": cocked,
         "cocked_flagged": cocked_flagged / max(1, cocked),
         "false": false,
+        "cube_right": cube_right / frames,
         "median_ms": statistics.median(times),
         "p95_ms": float(np.percentile(times, 95)),
     }
@@ -201,6 +212,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(f"  cocked dice flagged  {syn['cocked_flagged']:.2%} of {syn['cocked']}   (target 100%)")
         print(f"  dice where there are none: {syn['false']}")
+        print(f"  cube value and position right: {syn['cube_right']:.2%}   (target 100%)")
         ms = f"median {syn['median_ms']:.1f} ms, p95 {syn['p95_ms']:.1f} ms"
         print(f"  dice per frame (playing area only): {ms}")
     return 0

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import cv2
 
 from vision.calibration import calibrate
-from vision.dice import dice_on_board
+from vision.dice import on_board
 from vision.outline import find_corners
 from vision.reading import read
 from vision.sequence import game_sequence
@@ -61,7 +61,7 @@ def run(seed: int, turns: int) -> dict[str, list[float] | int]:
     for i, item in enumerate(frames):
         began = time.perf_counter()
         reading = read(item.image, calibration)
-        dice = dice_on_board(item.image, calibration.corners)
+        dice, _ = on_board(item.image, calibration.corners)
         small = shrink(item.image)
         moved = motion(before, small)
         before = small

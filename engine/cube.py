@@ -8,6 +8,8 @@ from engine.errors import IllegalActionError
 from engine.player import Player
 
 MAX_CUBE = 64
+#: The numbers on the cube's six faces; a centred cube shows 64 and counts 1.
+CUBE_FACES = (2, 4, 8, 16, 32, 64)
 
 
 @dataclass(frozen=True, slots=True)

@@ -63,7 +63,7 @@ def cmd_calibrate(args: argparse.Namespace, out: IO[str]) -> int:
 
 def cmd_read(args: argparse.Namespace, out: IO[str]) -> int:
     from vision.corners import read_corners
-    from vision.dice import dice_on_board
+    from vision.dice import on_board
     from vision.images import ImageError, load
     from vision.reading import Reading, read
 
@@ -84,16 +84,13 @@ def cmd_read(args: argparse.Namespace, out: IO[str]) -> int:
         reading: Reading = (read(frame, calibration) if calibration is not None
                             else read_corners(frame, corners))
         entry: dict[str, Any] = {"image": name, **reading.to_json()}
+        entry["dice"], entry["cube"] = [], None  # null: no cube on the playing area
         if reading.status != "no-board":
-            area = calibration.corners if calibration is not None else corners
-            dice = dice_on_board(frame, area)
+            dice, cube = on_board(frame, calibration.corners if calibration is not None else corners)
             entry["dice"] = [{"color": d.colour.value, "value": d.value, "cocked": d.cocked} for d in dice]
+            entry["cube"] = None if cube is None else cube.to_json()
             if reading.status == "ok" and any(d.cocked for d in dice):
                 entry["status"] = "cocked"
-        else:
-            entry["dice"] = []
-        # The cube is not read yet (Vision II): null says "not read", not "no cube".
-        entry["cube"] = None
         entry["ms"] = round((time.perf_counter() - started) * 1000, 2)
         if args.json:
             print(json.dumps(entry), file=out, flush=True)

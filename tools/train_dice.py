@@ -47,11 +47,14 @@ from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from engine.cube import CUBE_FACES
 from engine.player import Player
 from vision import synthetic
 from vision.dice import (
+    CLASSES,
     COCKED,
     CROP,
+    CUBE,
     DATA,
     DETECTOR_FILE,
     READER_FILE,
@@ -105,7 +108,8 @@ def load_photos(folder: Path) -> list[Photo]:
 
 def boards(count: int, seed: int) -> tuple[list[np.ndarray], list[Photo]]:
     """Synthetic board frames at 1280 x 960, a third with a hand: ``count`` with no dice, and
-    ``count`` with one to four dice thrown on them (one in four cocked, labelled `COCKED`)."""
+    ``count`` with one to four dice thrown on them (one in four cocked, labelled `COCKED`),
+    four in five with the cube on the bar (labelled `CUBE` + its face's index)."""
     rng = random.Random(seed)
     bare, thrown = [], []
     for k in range(2 * count):
@@ -119,8 +123,12 @@ def boards(count: int, seed: int) -> tuple[list[np.ndarray], list[Photo]]:
                 for _ in range(rng.randint(1, 4))
             )
         )
+        cube = None
+        if dice and rng.random() < 0.8:
+            place = rng.choice(synthetic.CUBE_PLACES)
+            cube = synthetic.CubeSpec(64 if place == "center" else rng.choice(CUBE_FACES), place)
         frame, truth = synthetic.render(
-            synthetic.random_scene(rng), rng, size=(1280, 960), style=style, dice=dice
+            synthetic.random_scene(rng), rng, size=(1280, 960), style=style, dice=dice, cube=cube
         )
         if not dice:
             bare.append(frame)
@@ -131,6 +139,9 @@ def boards(count: int, seed: int) -> tuple[list[np.ndarray], list[Photo]]:
             for d in truth.dice
             if not hidden[int(d.centre[1]), int(d.centre[0])]
         ]
+        c = truth.cube
+        if c is not None and not hidden[int(c.centre[1]), int(c.centre[0])]:
+            labels.append((c.centre[0], c.centre[1], c.side, CUBE + CUBE_FACES.index(c.face)))
         thrown.append(Photo(frame, labels))
     return bare, thrown
 
@@ -259,10 +270,11 @@ def reader_sample(photo: Photo, rng: np.random.Generator) -> tuple[np.ndarray, i
     rot = cv2.getRotationMatrix2D(((side - 1) / 2, (side - 1) / 2), rng.uniform(0, 360), 1.0)
     turned = cv2.warpAffine(local, rot, (side, side), borderMode=cv2.BORDER_REFLECT)
     crop = colour_jitter(crop_die(turned, ((side - 1) / 2, (side - 1) / 2), size), rng)
-    if rng.random() < 0.5:
-        crop = crop[:, ::-1]
-    if rng.random() < 0.25:  # pips of either polarity
-        crop = 255 - crop
+    if value < CUBE:  # a die's faces read the same mirrored and in either polarity; numbers do not
+        if rng.random() < 0.5:
+            crop = crop[:, ::-1]
+        if rng.random() < 0.25:
+            crop = 255 - crop
     return np.ascontiguousarray(crop), value
 
 
@@ -311,7 +323,7 @@ class Detector(nn.Module):
 
 
 class Reader(nn.Module):
-    """Classes: not a die, 1..6, cocked.  About 9 MMAC a crop."""
+    """Classes: not a die, 1..6, cocked, the cube's six faces.  About 9 MMAC a crop."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -328,7 +340,7 @@ class Reader(nn.Module):
             block(48, 64),
             nn.AdaptiveAvgPool2d(1),
         )
-        self.classify = nn.Conv2d(64, COCKED + 1, 1)
+        self.classify = nn.Conv2d(64, CLASSES, 1)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.classify(self.features(x)).flatten(1)

@@ -29,6 +29,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from engine.cube import CUBE_FACES
 from vision.geometry import BoardGeometry
 
 DATA = Path(__file__).parent / "data"
@@ -45,6 +46,8 @@ CROP = 32  # the reader's input side: a 20 px die at 1.4 spans keeps its own res
 CROP_SPAN = 1.4  # the crop covers this many die sizes: the whole die and a rim of its surroundings
 NOT_A_DIE = 0  # reader class 0; classes 1..6 are the values
 COCKED = 7  # reader class 7: a die tilted on a checker or the rim, whatever its top face shows
+CUBE = 8  # reader classes 8..13: the doubling cube showing CUBE_FACES[class - CUBE]
+CLASSES = CUBE + len(CUBE_FACES)
 
 
 class DieColour(Enum):
@@ -85,6 +88,31 @@ class Die:
             "box": [round(v, 1) for v in self.box],
             "confidence": round(self.confidence, 4),
         }
+
+
+@dataclass(frozen=True, slots=True)
+class Cube:
+    """The doubling cube as seen: the number on top."""
+
+    face: int
+    box: tuple[float, float, float, float]
+    confidence: float
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return ((self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2)
+
+
+@dataclass(frozen=True, slots=True)
+class CubeOnBoard:
+    """The cube's value and place as CONTRACT.md has them: ``center`` (value 1 when it shows
+    64), or on ``white``'s or ``black``'s side, meaning that player owns it."""
+
+    value: int
+    position: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"value": self.value, "position": self.position}
 
 
 @cache
@@ -157,7 +185,8 @@ def face_colour(crop: np.ndarray, config: DiceConfig) -> DieColour:
 
 
 def read_crops(crops: np.ndarray, models: Path = DATA) -> np.ndarray:
-    """Reader probabilities (N, 8) for crops (N, CROP, CROP, 3): `NOT_A_DIE`, 1..6, `COCKED`.
+    """Reader probabilities (N, `CLASSES`) for crops (N, CROP, CROP, 3): `NOT_A_DIE`, 1..6,
+    `COCKED`, then the cube's faces from `CUBE`.
 
     Each crop is read in its four quarter turns and the log-probabilities averaged: a die
     has no up, and a pip the reader half-misses at one angle it sees at another.
@@ -166,8 +195,8 @@ def read_crops(crops: np.ndarray, models: Path = DATA) -> np.ndarray:
     turned = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(4)])
     net.setInput(normalise(turned))
     logits = np.asarray(net.forward(), np.float64).reshape(4, len(crops), -1)
-    if logits.shape[2] == COCKED:  # a reader trained without the cocked class
-        logits = np.pad(logits, ((0, 0), (0, 0), (0, 1)), constant_values=-1e9)
+    if logits.shape[2] < CLASSES:  # a reader trained before the cocked or cube classes
+        logits = np.pad(logits, ((0, 0), (0, 0), (0, CLASSES - logits.shape[2])), constant_values=-1e9)
     logp = logits - logits.max(axis=2, keepdims=True)
     logp -= np.log(np.exp(logp).sum(axis=2, keepdims=True))
     mean = logp.mean(axis=0)
@@ -176,45 +205,69 @@ def read_crops(crops: np.ndarray, models: Path = DATA) -> np.ndarray:
     return probabilities
 
 
-def find_dice(frame: np.ndarray, config: DiceConfig = DiceConfig(), models: Path = DATA,
-              scale: float | None = None) -> tuple[Die, ...]:
-    """Every die in a BGR frame, left to right.  The frame is trusted to be a real image.
+def find_objects(frame: np.ndarray, config: DiceConfig = DiceConfig(), models: Path = DATA,
+                 scale: float | None = None) -> tuple[tuple[Die, ...], tuple[Cube, ...]]:
+    """Every die (left to right) and doubling cube in a BGR frame, trusted to be a real image.
 
     ``models`` is the folder of the two ONNX files (another only to score a retrained pair);
-    ``scale`` is the detector's input scale when the dice's size is known (`dice_on_board`).
+    ``scale`` is the detector's input scale when the dice's size is known (`on_board`).
     """
     small, scale = detector_input(frame, scale)
     net = _net(models / DETECTOR_FILE)
     net.setInput(normalise(small))
     centres = decode_centres(net.forward()[0], config.min_score)
     if not centres:
-        return ()
+        return (), ()
     crops = np.stack([crop_die(frame, (x / scale, y / scale), size / scale) for _, x, y, size in centres])
     probabilities = read_crops(crops, models)
     dice: list[Die] = []
+    cubes: list[Cube] = []
     # Surest first, so a second peak on the same die (two centres a cell or two apart on a
     # large die) is dropped rather than read as another die.
     order = np.argsort(probabilities[:, NOT_A_DIE])
     for (_, x, y, size), p, crop in ((centres[i], probabilities[i], crops[i]) for i in order):
         if 1.0 - p[NOT_A_DIE] < config.min_read:
             continue
-        if any(np.hypot(x / scale - d.centre[0], y / scale - d.centre[1]) < 0.7 * (d.box[2] - d.box[0])
-               for d in dice):
+        cx, cy = x / scale, y / scale
+        taken: list[Die | Cube] = [*dice, *cubes]
+        if any(np.hypot(cx - o.centre[0], cy - o.centre[1]) < 0.7 * (o.box[2] - o.box[0]) for o in taken):
+            continue
+        half = size / scale / 2
+        box = (cx - half, cy - half, cx + half, cy + half)
+        seen = 1.0 - p[NOT_A_DIE]
+        if p[CUBE:].sum() > p[1:CUBE].sum():
+            face = int(np.argmax(p[CUBE:]))
+            cubes.append(Cube(CUBE_FACES[face], box, float(p[CUBE + face] / seen)))
             continue
         value = int(np.argmax(p[1:COCKED])) + 1
         # Cocked when that is likelier than any one value: the roll is thrown again anyway.
         cocked = bool(p[COCKED] > p[value])
-        half = size / scale / 2
-        cx, cy = x / scale, y / scale
-        box = (cx - half, cy - half, cx + half, cy + half)
-        confidence = float(max(p[value], p[COCKED]) / max(1e-9, 1.0 - p[NOT_A_DIE]))
+        confidence = float(max(p[value], p[COCKED]) / seen)
         dice.append(Die(value, face_colour(crop, config), cocked, box, confidence))
-    return tuple(sorted(dice, key=lambda d: d.centre))
+    return tuple(sorted(dice, key=lambda d: d.centre)), tuple(cubes)
 
 
-def dice_on_board(frame: np.ndarray, corners: np.ndarray, config: DiceConfig = DiceConfig(),
-                  models: Path = DATA) -> tuple[Die, ...]:
-    """The dice whose centres lie on the playing area (``corners``: its four frame corners).
+def find_dice(frame: np.ndarray, config: DiceConfig = DiceConfig(), models: Path = DATA) -> tuple[Die, ...]:
+    """Every die in a BGR frame, left to right (`find_objects` without the cube)."""
+    return find_objects(frame, config, models)[0]
+
+
+def cube_on_board(cube: Cube, corners: np.ndarray) -> CubeOnBoard:
+    """Where the cube lies, from its centre on the canonical board: within a sixth of the
+    height of the middle it is centred; otherwise on the side of the nearer edge (White's
+    is the top edge of the numbering frame, by points 13-24)."""
+    g = BoardGeometry()
+    warp = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), g.corners().astype(np.float32))
+    _, y = np.asarray(cv2.perspectiveTransform(np.array([[cube.centre]], np.float64), warp)).reshape(2)
+    if abs(y - g.height / 2) < g.height / 6:
+        return CubeOnBoard(1 if cube.face == CUBE_FACES[-1] else cube.face, "center")
+    return CubeOnBoard(cube.face, "white" if y < g.height / 2 else "black")
+
+
+def on_board(frame: np.ndarray, corners: np.ndarray, config: DiceConfig = DiceConfig(),
+             models: Path = DATA) -> tuple[tuple[Die, ...], CubeOnBoard | None]:
+    """The dice whose centres lie on the playing area (``corners``: its four frame corners),
+    and the cube, if one lies there.
 
     Only the playing area's bounding box is searched, scaled so a die is `BOARD_DIE` px
     whatever the camera's resolution: the size the board frames the detector learned from
@@ -227,14 +280,18 @@ def dice_on_board(frame: np.ndarray, corners: np.ndarray, config: DiceConfig = D
     x0, y0 = max(0, x), max(0, y)
     x1, y1 = min(frame.shape[1], x + w), min(frame.shape[0], y + h)
     if x1 - x0 < 2 * STRIDE or y1 - y0 < 2 * STRIDE:
-        return ()
-    found = []
-    for die in find_dice(frame[y0:y1, x0:x1], config, models, scale):
-        bx0, by0, bx1, by1 = die.box
-        moved = replace(die, box=(bx0 + x0, by0 + y0, bx1 + x0, by1 + y0))
-        if cv2.pointPolygonTest(area, (float(moved.centre[0]), float(moved.centre[1])), False) >= 0:
-            found.append(moved)
-    return tuple(found)
+        return (), None
+
+    def inside(box: tuple[float, float, float, float]) -> tuple[float, float, float, float] | None:
+        moved = (box[0] + x0, box[1] + y0, box[2] + x0, box[3] + y0)
+        centre = ((moved[0] + moved[2]) / 2, (moved[1] + moved[3]) / 2)
+        return moved if cv2.pointPolygonTest(area, centre, False) >= 0 else None
+
+    dice, cubes = find_objects(frame[y0:y1, x0:x1], config, models, scale)
+    found = tuple(replace(d, box=box) for d in dice if (box := inside(d.box)) is not None)
+    seen = [replace(c, box=box) for c in cubes if (box := inside(c.box)) is not None]
+    cube = max(seen, key=lambda c: c.confidence) if seen else None
+    return found, None if cube is None else cube_on_board(cube, corners)
 
 
 def timed_find_dice(

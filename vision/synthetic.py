@@ -129,6 +129,26 @@ class DieTruth:
     side: float
 
 
+CUBE_PLACES = ("center", "white", "black")
+
+
+@dataclass(frozen=True, slots=True)
+class CubeSpec:
+    """The doubling cube: the face up and where it lies (on the bar: in the middle, or at the
+    end by White's edge, points 13-24, or Black's, points 1-12)."""
+
+    face: int = 64
+    place: str = "center"
+
+
+@dataclass(frozen=True, slots=True)
+class CubeTruth:
+    face: int
+    place: str
+    centre: tuple[float, float]
+    side: float
+
+
 @dataclass(frozen=True, slots=True)
 class Truth:
     """What a rendered frame shows."""
@@ -143,6 +163,7 @@ class Truth:
     #: Where the hand and arm cover the frame (255), or ``None`` without a hand.
     hand: Image | None = field(default=None, repr=False)
     dice: tuple[DieTruth, ...] = ()
+    cube: CubeTruth | None = None
 
 
 def _shade(colour: BGR, factor: float) -> BGR:
@@ -213,7 +234,8 @@ def _draw_checker(image: Image, centre: tuple[float, float], radius: float, colo
 
 
 def draw_board(position: Position, style: Style, rng: random.Random,
-               dice: tuple[tuple[DieSpec, tuple[float, float], float], ...] = ()) -> Image:
+               dice: tuple[tuple[DieSpec, tuple[float, float], float], ...] = (),
+               cube: tuple[CubeSpec, tuple[float, float], float] | None = None) -> Image:
     """The board from straight above, on a canvas with the frame and tray (numbering frame),
     with ``dice`` as (die, centre on the playing area, angle) on top."""
     width, height = _canvas_size()
@@ -279,6 +301,10 @@ def draw_board(position: Position, style: Style, rng: random.Random,
         _draw_die(canvas, (x + ox, y + oy), g.die, spec, angle, sun, rng)
     if style.mirror:
         canvas = np.ascontiguousarray(canvas[:, ::-1])
+    if cube is not None:  # after the mirror: its number must read the right way round
+        face, (x, y), angle = cube
+        x = x + ox if not style.mirror else width - (x + ox)
+        _draw_cube(canvas, (x, y + oy), face, angle, sun, rng)
     return canvas
 
 
@@ -342,6 +368,52 @@ def _draw_die(image: Image, centre: tuple[float, float], side: float, spec: DieS
     _draw_face(image, (float(rise[0]), float(rise[1])), np.array([u, side_v]),
                rng.choice(NEIGHBOURS[spec.value]), side_face, pip)
     _draw_face(image, centre, np.array([u, top_v]), spec.value, face, pip)
+
+
+#: The cube's side as a share of a checker's diameter (a 20 mm cube beside 16 mm dice).
+CUBE_SIDE = 0.6
+
+
+def _cube_spot(cube: CubeSpec, rng: random.Random) -> tuple[float, float]:
+    """Where the cube lies on the canonical playing area: on the bar, by its place."""
+    g = GEOMETRY
+    bx0, _, bx1, _ = g.bar_box()
+    side = g.checker * CUBE_SIDE
+    x = (bx0 + bx1) / 2 + rng.uniform(-0.15, 0.15) * side
+    y = {"center": g.height / 2, "white": side * 0.9, "black": g.height - side * 0.9}[cube.place]
+    return x, y + rng.uniform(-0.15, 0.15) * side
+
+
+def _draw_cube(image: Image, centre: tuple[float, float], cube: CubeSpec, angle: float, sun: float,
+               rng: random.Random) -> None:
+    """The cube from above: a rounded face with its number, turned ``angle`` degrees."""
+    side = GEOMETRY.checker * CUBE_SIDE
+    dark = rng.random() < 0.3
+    face, ink = ((40, 40, 45), (60, 190, 220)) if dark else ((215, 232, 240), (30, 30, 150))
+    shadow = (centre[0] - math.cos(sun) * side * 0.2, centre[1] - math.sin(sun) * side * 0.2)
+    _drop_shadow(image, shadow, side * 0.6, 0.45)
+    n = int(side * 2)
+    patch = np.zeros((n, n, 3), np.uint8)
+    mask = np.zeros((n, n), np.uint8)
+    a, b = int(n / 2 - side / 2), int(n / 2 + side / 2)
+    cv2.rectangle(patch, (a, a), (b, b), face, -1)
+    cv2.rectangle(mask, (a, a), (b, b), 255, -1)
+    cv2.rectangle(patch, (a, a), (b, b), _shade(face, 0.8) if not dark else _shade(face, 1.6), 1)
+    text = str(cube.face)
+    font = cv2.FONT_HERSHEY_DUPLEX
+    (tw, th), _ = cv2.getTextSize(text, font, 1.0, 2)
+    scale = side * (0.55 if len(text) == 1 else 0.75) / tw
+    (tw, th), _ = cv2.getTextSize(text, font, scale, 2)
+    cv2.putText(patch, text, (int(n / 2 - tw / 2), int(n / 2 + th / 2)), font, scale, ink, 2, cv2.LINE_AA)
+    turn = cv2.getRotationMatrix2D((n / 2, n / 2), angle, 1.0)
+    turned = np.asarray(cv2.warpAffine(patch, turn, (n, n)), np.uint8)
+    covered = np.asarray(cv2.warpAffine(mask, turn, (n, n))) > 127
+    x0, y0 = int(centre[0] - n / 2), int(centre[1] - n / 2)
+    h, w = image.shape[:2]
+    if x0 < 0 or y0 < 0 or x0 + n > w or y0 + n > h:
+        return
+    region = image[y0:y0 + n, x0:x0 + n]
+    region[covered] = turned[covered]
 
 
 def _throw(position: Position, dice: tuple[DieSpec, ...], rng: random.Random) -> list[tuple[float, float]]:
@@ -463,6 +535,7 @@ def render(
     style: Style | None = None,
     mount: FloatArray | None = None,
     dice: tuple[DieSpec, ...] = (),
+    cube: CubeSpec | None = None,
 ) -> tuple[Image, Truth]:
     """A camera frame of ``position`` and what it shows.  ``size`` is ``(width, height)``;
     ``mount`` (from :func:`camera`) keeps the camera where an earlier frame had it;
@@ -470,7 +543,8 @@ def render(
     style = style or Style.random(rng)
     spots = _throw(position, dice, rng)
     thrown = tuple((spec, spot, rng.uniform(0, math.pi / 2)) for spec, spot in zip(dice, spots, strict=True))
-    board = draw_board(position, style, rng, thrown)
+    placed_cube = None if cube is None else (cube, _cube_spot(cube, rng), rng.uniform(0, 360))
+    board = draw_board(position, style, rng, thrown, placed_cube)
     ch, cw = board.shape[:2]
     source = np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], np.float64)
     quad = _camera_quad(style, size, rng) if mount is None else mount
@@ -498,23 +572,39 @@ def render(
     if decoded is not None:
         frame = np.asarray(decoded, np.uint8)
     stacked = any(abs(position.at(p)) > 5 for p in range(1, 25))
+    seen = np.asarray(warp, np.float64)
     return frame, Truth(position, corners, style.mirror, occluded, stacked, hand,
-                        _dice_truth(thrown, style.mirror, np.asarray(warp, np.float64)))
+                        _dice_truth(thrown, style.mirror, seen), _cube_truth(placed_cube, style.mirror, seen))
+
+
+def _seen(x: float, y: float, side: float, mirror: bool,
+          warp: FloatArray) -> tuple[tuple[float, float], float]:
+    """A square's centre and side in the frame, from its canonical centre and side."""
+    width, _ = _canvas_size()
+    cx = x + BORDER
+    if mirror:
+        cx = width - cx
+    ends = np.array([[cx - side / 2, y + BORDER], [cx + side / 2, y + BORDER]], np.float64)
+    seen = np.asarray(cv2.perspectiveTransform(ends.reshape(-1, 1, 2), warp), np.float64).reshape(2, 2)
+    centre = seen.mean(axis=0)
+    return (float(centre[0]), float(centre[1])), float(np.linalg.norm(seen[1] - seen[0]))
+
+
+def _cube_truth(cube: tuple[CubeSpec, tuple[float, float], float] | None, mirror: bool,
+                warp: FloatArray) -> CubeTruth | None:
+    if cube is None:
+        return None
+    spec, (x, y), _ = cube
+    centre, side = _seen(x, y, GEOMETRY.checker * CUBE_SIDE, mirror, warp)
+    return CubeTruth(spec.face, spec.place, centre, side)
 
 
 def _dice_truth(thrown: tuple[tuple[DieSpec, tuple[float, float], float], ...], mirror: bool,
                 warp: FloatArray) -> tuple[DieTruth, ...]:
-    width, _ = _canvas_size()
-    side = GEOMETRY.die
     out = []
     for spec, (x, y), _ in thrown:
-        cx = x + BORDER
-        if mirror:
-            cx = width - cx
-        ends = np.array([[cx - side / 2, y + BORDER], [cx + side / 2, y + BORDER]], np.float64)
-        seen = np.asarray(cv2.perspectiveTransform(ends.reshape(-1, 1, 2), warp), np.float64).reshape(2, 2)
-        out.append(DieTruth(spec.value, spec.colour, spec.cocked, tuple(seen.mean(axis=0)),
-                            float(np.linalg.norm(seen[1] - seen[0]))))
+        centre, side = _seen(x, y, GEOMETRY.die, mirror, warp)
+        out.append(DieTruth(spec.value, spec.colour, spec.cocked, centre, side))
     return tuple(out)
 
 

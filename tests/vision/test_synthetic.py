@@ -137,3 +137,18 @@ def test_a_grained_style_keeps_the_scene_still_between_frames() -> None:
     assert np.abs(a.astype(int) - b.astype(int)).max() <= 2  # JPEG of the same picture
     changed = np.abs(a.astype(int) - c.astype(int)).max(axis=2) > 40
     assert 0 < changed.mean() < 0.01  # one checker's worth of pixels
+
+
+def test_the_cube_lies_on_the_bar_with_its_face_and_place() -> None:
+    rng = random.Random(29)
+    style = synthetic.Style.random(rng, hand=False)
+    for place in synthetic.CUBE_PLACES:
+        _, truth = synthetic.render(Position.start(), rng, style=style, cube=synthetic.CubeSpec(16, place))
+        assert truth.cube is not None and (truth.cube.face, truth.cube.place) == (16, place)
+        warp = cv2.getPerspectiveTransform(truth.corners.astype(np.float32),
+                                           GEOMETRY.corners().astype(np.float32))
+        x, y = np.asarray(cv2.perspectiveTransform(np.array([[truth.cube.centre]]), warp)).reshape(2)
+        bx0, _, bx1, _ = GEOMETRY.bar_box()
+        assert bx0 < x < bx1
+        third = {"white": 0, "center": 1, "black": 2}[place]
+        assert third * GEOMETRY.height / 3 < y < (third + 1) * GEOMETRY.height / 3
