@@ -2,15 +2,21 @@
 
     pip install torch==2.13.0 onnx      # training only; pipgammon runs the ONNX files with cv2.dnn
 
-The shipped pair was made in two rounds, the second learning from the first one's mistakes:
+The shipped pair was made in rounds, each reader learning from an earlier pair's mistakes
+(``--decoys``):
 
     python tools/train_dice.py --ship --boards 150 --detector-steps 4000 --reader-steps 4000 --out /tmp/v1
     cp -r /tmp/v1 /tmp/v2
     python tools/train_dice.py --ship --reader-only --boards 150 --reader-steps 5000 \
         --decoys /tmp/v1 --out /tmp/v2
-    cp /tmp/v2/*.onnx vision/data/
+    python tools/train_dice.py --ship --boards 150 --detector-steps 4000 --reader-steps 5000 \
+        --decoys /tmp/v2 --out /tmp/v3                 # the first with the cube
+    cp -r /tmp/v3 /tmp/v4
+    python tools/train_dice.py --ship --reader-only --boards 400 --reader-steps 6000 \
+        --decoys /tmp/v2 --out /tmp/v4                 # more boards: more cubes of each face
+    cp /tmp/v4/*.onnx vision/data/
 
-and the held-out figures of docs/dice.md by the same recipe without fold 0's photos:
+The held-out figures of docs/dice.md come from the v2 recipe without fold 0's photos:
 
     python tools/train_dice.py --only-fold 0 --boards 150 --detector-steps 4000 --reader-steps 5000 \
         --decoys /tmp/v1 --out /tmp/folds
