@@ -17,7 +17,8 @@ OUT = Path(__file__).parents[1] / "docs" / "hardware-wiring.svg"
 
 def box(x: int, y: int, w: int, h: int, title: str, fill: str) -> str:
     return (f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="6" fill="{fill}" stroke="#333"/>'
-            f'<text x="{x + w / 2}" y="{y + 18}" text-anchor="middle" font-weight="bold">{title}</text>')
+            f'<text x="{x + w / 2}" y="{y + 18}" text-anchor="middle" font-weight="bold" font-size="13">'
+            f'{title}</text>')
 
 
 def note(x: int, y: int, text: str, size: int = 11) -> str:
@@ -45,7 +46,7 @@ def draw() -> str:
         parts.append(f'<text x="30" y="{75 + 30 * i}" font-size="12">{label}</text>')
     # Four chips.
     for chip in range(4):
-        x = 300 + chip * 150
+        x = 300 + chip * 165
         first, last = LAMPS[chip * 8], LAMPS[min(chip * 8 + 7, len(LAMPS) - 1)]
         parts.append(box(x, 40, 120, 120, f"74HC595 #{chip}", "#e8e0f0"))
         parts.append(f'<text x="{x + 60}" y="80" text-anchor="middle" font-size="11">QA {first}</text>')
@@ -54,13 +55,15 @@ def draw() -> str:
                      f'{"QF" if chip == 3 else "QH"} {last}</text>')
         parts.append(f'<text x="{x + 60}" y="150" text-anchor="middle" font-size="10">8 × LED + 470 Ω</text>')
         if chip < 3:
-            parts.append(wire([(x + 120, 60), (x + 150, 60)], "#1f77b4", "QH′→SER"))
+            parts.append(wire([(x + 120, 60), (x + 165, 60)], "#1f77b4"))
+            parts.append(note(x + 142, 76, "QH′→", 9))
+            parts.append(note(x + 142, 87, "SER", 9))
     parts.append(wire([(190, 71), (300, 71)], "#1f77b4", "SER"))
-    parts.append(wire([(190, 101), (260, 101), (260, 175), (900, 175), (900, 160)], "#ff7f0e"))
+    parts.append(wire([(190, 101), (260, 101), (260, 175), (895, 175), (895, 160)], "#ff7f0e"))
     parts.append(note(580, 190, "SRCLK to every chip"))
-    parts.append(wire([(190, 131), (250, 131), (250, 205), (910, 205), (910, 160)], "#2ca02c"))
+    parts.append(wire([(190, 131), (250, 131), (250, 205), (903, 205), (903, 160)], "#2ca02c"))
     parts.append(note(580, 220, "RCLK (latch) to every chip"))
-    parts.append(wire([(190, 161), (240, 161), (240, 235), (920, 235), (920, 160)], "#9467bd"))
+    parts.append(wire([(190, 161), (240, 161), (240, 235), (911, 235), (911, 160)], "#9467bd"))
     parts.append(note(580, 250, "/OE to every chip (10 kΩ pull-up to 5 V)"))
     # Buttons and buzzer.
     for i, (name, _) in enumerate(pins.buttons):
@@ -70,10 +73,11 @@ def draw() -> str:
         parts.append(f'<text x="425" y="{304 + 22 * i}" font-size="12">button “{name}” to GND</text>')
     y = 75 + 30 * (4 + len(pins.buttons))
     parts.append(wire([(190, y - 4), (300, y - 4), (300, 372), (620, 372)], "#d62728"))
-    parts.append(note(790, 376, "NPN (1 kΩ base) → passive buzzer → 5 V; diode across", 12))
+    parts.append('<text x="625" y="376" font-size="12">'
+                 'NPN (1 kΩ base) → passive buzzer → 5 V, flyback diode</text>')
     body = "\n".join(parts)
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="960" height="400" font-family="sans-serif">\n'
-            f'<rect width="960" height="400" fill="white"/>\n{body}\n</svg>\n')
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="400" font-family="sans-serif">\n'
+            f'<rect width="1000" height="400" fill="white"/>\n{body}\n</svg>\n')
 
 
 def main() -> int:
