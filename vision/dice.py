@@ -1,4 +1,4 @@
-"""Find and read dice in any photo, with no calibration.
+"""Find and read dice and the doubling cube, in any photo or on a calibrated board.
 
 Two small convolutional networks, trained by ``tools/train_dice.py`` and shipped as
 ONNX files run by OpenCV's own ``cv2.dnn`` (no PyTorch at run time):
@@ -8,9 +8,10 @@ ONNX files run by OpenCV's own ``cv2.dnn`` (no PyTorch at run time):
   offset of that centre and the die's size (CenterNet's idea: no anchors, no boxes to
   merge, touching dice stay apart because their centres do);
 - the *reader* sees one `CROP` × `CROP` patch cut square round each centre from the
-  full-resolution frame, turned to no particular angle, and says 1..6, "cocked" or
-  "not a die".  A cocked die shows a foreshortened top face beside a second face; the
-  rulebook has such a roll thrown again, so its value is reported but not trusted.
+  full-resolution frame, turned to no particular angle, and says 1..6, "cocked", one of
+  the cube's faces, or "not a die".  A cocked die shows a foreshortened top face beside a
+  second face; the rulebook has such a roll thrown again, so its value is reported but
+  not trusted.
 
 Reading pips with a network rather than counting blobs is what handles glare, pips on
 a tilted second face and either pip polarity (the failure modes of blob counting).
@@ -61,7 +62,7 @@ class DiceConfig:
     """The tunables of `find_dice`, in one place."""
 
     min_score: float = 0.3  # detector centre probability to consider a place
-    min_read: float = 0.5  # reader probability that the crop is a die at all
+    min_read: float = 0.5  # reader probability that the crop is a die or the cube at all
     # Colour of the face: white faces are pale and grey, black faces dark.
     white_min_value: int = 130
     white_max_saturation: int = 80
