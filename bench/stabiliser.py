@@ -60,8 +60,8 @@ def run(seed: int, turns: int) -> dict[str, list[float] | int]:
     read_ms: list[float] = []
     for i, item in enumerate(frames):
         began = time.perf_counter()
-        reading = read(item.image, calibration)
         dice, _ = on_board(item.image, calibration.corners)
+        reading = read(item.image, calibration, flat_dice=[d.centre for d in dice if not d.cocked])
         small = shrink(item.image)
         moved = motion(before, small)
         before = small

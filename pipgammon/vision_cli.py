@@ -81,16 +81,19 @@ def cmd_read(args: argparse.Namespace, out: IO[str]) -> int:
         except ImageError as err:
             raise VisionUsageError(str(err)) from err
         started = time.perf_counter()
-        reading: Reading = (read(frame, calibration) if calibration is not None
-                            else read_corners(frame, corners))
+        # The dice first: a place under a flat die holds no checker.
+        fits = calibration is None or (frame.shape[1], frame.shape[0]) == tuple(calibration.frame_size)
+        dice, cube = on_board(frame, calibration.corners if calibration is not None else corners) if fits \
+            else ((), None)
+        reading: Reading = (read(frame, calibration, flat_dice=[d.centre for d in dice if not d.cocked])
+                            if calibration is not None else read_corners(frame, corners))
+        if reading.status == "no-board":
+            dice, cube = (), None
         entry: dict[str, Any] = {"image": name, **reading.to_json()}
-        entry["dice"], entry["cube"] = [], None  # null: no cube on the playing area
-        if reading.status != "no-board":
-            dice, cube = on_board(frame, calibration.corners if calibration is not None else corners)
-            entry["dice"] = [{"color": d.colour.value, "value": d.value, "cocked": d.cocked} for d in dice]
-            entry["cube"] = None if cube is None else cube.to_json()
-            if reading.status == "ok" and any(d.cocked for d in dice):
-                entry["status"] = "cocked"
+        entry["dice"] = [{"color": d.colour.value, "value": d.value, "cocked": d.cocked} for d in dice]
+        entry["cube"] = None if cube is None else cube.to_json()  # null: no cube on the playing area
+        if reading.status == "ok" and any(d.cocked for d in dice):
+            entry["status"] = "cocked"
         entry["ms"] = round((time.perf_counter() - started) * 1000, 2)
         if args.json:
             print(json.dumps(entry), file=out, flush=True)

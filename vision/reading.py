@@ -11,18 +11,23 @@ frame is ``occluded`` and none of its counts are trusted.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import cv2
 import numpy as np
 
 from engine.position import CHECKERS
 from vision.calibration import Calibration
+from vision.geometry import FloatArray
 from vision.slot_model import SlotModel
 from vision.static import changed_area
-from vision.templates import BLACK, COVERED, WHITE
+from vision.templates import BLACK, COVERED, EMPTY, WHITE
 from vision.view import (
     BAR_SLOTS,
+    GEOMETRY,
+    PLACE_CENTRES,
     PLACES,
     SLOTS,
     Image,
@@ -80,9 +85,24 @@ class Reading:
         return data
 
 
+def places_under(spots: Sequence[tuple[float, float]], corners: FloatArray) -> list[int]:
+    """The places whose centres lie within half a checker of these frame points."""
+    if not spots:
+        return []
+    warp = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), GEOMETRY.corners().astype(np.float32))
+    board = np.asarray(cv2.perspectiveTransform(np.array([spots], np.float64), warp)).reshape(-1, 2)
+    gaps = np.linalg.norm(PLACE_CENTRES[None, :, :] - board[:, None, :], axis=2)
+    return sorted({int(i) for i in np.nonzero(gaps < GEOMETRY.checker / 2)[1]})
+
+
 def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
-         config: ReadConfig = ReadConfig()) -> Reading:
-    """Read ``frame`` (BGR, from the calibrated mount)."""
+         config: ReadConfig = ReadConfig(), flat_dice: Sequence[tuple[float, float]] = ()) -> Reading:
+    """Read ``frame`` (BGR, from the calibrated mount).
+
+    ``flat_dice`` are the frame centres of dice lying flat on the board (`vision.dice.on_board`):
+    a place under one holds no checker, though it looks like neither the empty place nor a
+    checker, and the slot model never saw dice.
+    """
     started = time.perf_counter()
     height, width = frame.shape[:2]
     if (width, height) != calibration.frame_size:
@@ -92,6 +112,8 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
     view = canonical(frame, calibration.corners)
     small, grid, described = observe(view)
     probabilities = model.probabilities(calibration.templates.inputs(described))
+    under = places_under(flat_dice, calibration.corners)
+    probabilities[under] = np.eye(probabilities.shape[1])[EMPTY]
     kinds = probabilities.argmax(axis=1)
     certainty = probabilities.max(axis=1)
 

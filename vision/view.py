@@ -89,18 +89,19 @@ def bar_index(half: int, slot: int) -> int:
     return BAR_START + half * BAR_SLOTS + slot
 
 
-def _centres() -> npt.NDArray[np.int64]:
+def _place_centres() -> FloatArray:
     centres = []
     for place in PLACES:
         if place.on_bar:
-            x, y = GEOMETRY.bar_slot(place.half == 0, place.slot)
+            centres.append(GEOMETRY.bar_slot(place.half == 0, place.slot))
         else:
-            x, y = GEOMETRY.slot_centre(place.point, place.slot)
-        centres.append(to_view(x, y))
-    return np.round(np.array(centres)).astype(np.int64)
+            centres.append(GEOMETRY.slot_centre(place.point, place.slot))
+    return np.array(centres, np.float64)
 
 
-CENTRES = _centres()
+#: Every place's centre on the canonical board, and in the view.
+PLACE_CENTRES = _place_centres()
+CENTRES = np.round(np.array([to_view(x, y) for x, y in PLACE_CENTRES])).astype(np.int64)
 #: A place's descriptor is a GRID x GRID lattice of samples over a square reaching SPAN checker radii
 #: from its centre: the checker, its rim and the shadow it throws, but little of its neighbours.
 GRID = 10

@@ -89,3 +89,26 @@ def test_a_frame_of_another_size_or_a_moved_board_is_no_board(setup_factory: Cal
     assert read(frame[:700], setup.calibration).status == "no-board"
     moved = np.ascontiguousarray(np.roll(frame, 300, axis=1))
     assert read(moved, setup.calibration).status in ("no-board", "occluded")
+
+
+def test_a_place_under_a_flat_die_holds_no_checker(setup_factory: Callable[..., Setup]) -> None:
+    """The places a die lies on are found through the calibration's corners, and read empty."""
+    import cv2
+
+    from vision.reading import places_under
+    from vision.view import GEOMETRY, place_index
+
+    setup = setup_factory(31)
+    corners = setup.calibration.corners
+    warp = cv2.getPerspectiveTransform(GEOMETRY.corners().astype(np.float32), corners.astype(np.float32))
+
+    def in_frame(x: float, y: float) -> tuple[float, float]:
+        fx, fy = np.asarray(cv2.perspectiveTransform(np.array([[[x, y]]]), warp)).reshape(2)
+        return float(fx), float(fy)
+
+    assert places_under([in_frame(*GEOMETRY.slot_centre(8, 2))], corners) == [place_index(8, 2)]
+    assert places_under([in_frame(GEOMETRY.width * 0.3, GEOMETRY.height / 2)], corners) == []  # bare strip
+    # A white checker on point 1 slot 0 in the start position: with a "die" claimed there it reads empty.
+    plain = read(setup.start, setup.calibration)
+    told = read(setup.start, setup.calibration, flat_dice=[in_frame(*GEOMETRY.slot_centre(1, 0))])
+    assert plain.points[0] == 2 and told.points[0] == 1 and told.points[1:] == plain.points[1:]
