@@ -28,11 +28,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import cv2
 
 from vision.calibration import calibrate
-from vision.dice import on_board
+from vision.observation import observe
 from vision.outline import find_corners
-from vision.reading import read
 from vision.sequence import game_sequence
-from vision.stabiliser import Scene, Stabiliser, motion, shrink
+from vision.stabiliser import Stabiliser, motion, shrink
 
 FRAME_MS = 1000 / 30
 
@@ -60,15 +59,11 @@ def run(seed: int, turns: int) -> dict[str, list[float] | int]:
     read_ms: list[float] = []
     for i, item in enumerate(frames):
         began = time.perf_counter()
-        dice, _ = on_board(item.image, calibration.corners)
-        reading = read(item.image, calibration, flat_dice=[d.centre for d in dice if not d.cocked])
+        seen = observe(item.image, calibration)
         small = shrink(item.image)
         moved = motion(before, small)
         before = small
-        status = "cocked" if reading.status == "ok" and any(d.cocked for d in dice) else reading.status
-        scene = Scene(reading.points, reading.bar,
-                      tuple(sorted((d.colour.value, d.value, d.cocked) for d in dice)), reading.stacked)
-        stable = stabiliser.push(i, i * FRAME_MS, status, scene, moved)
+        stable = stabiliser.push(i, i * FRAME_MS, seen.status, seen.scene(), moved)
         ms = (time.perf_counter() - began) * 1000
         read_ms.append(ms)
         if stable is None:

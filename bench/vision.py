@@ -43,7 +43,7 @@ from engine.position import Position
 from vision import synthetic
 from vision.calibration import CalibrationError, calibrate
 from vision.corners import read_corners
-from vision.dice import on_board
+from vision.observation import observe
 from vision.outline import OutlineError, find_corners
 from vision.reading import read
 
@@ -99,10 +99,9 @@ def one_setup(args: tuple[int, int, tuple[int, int]]) -> Tally:
         frame, truth = synthetic.render(position, rng, size=size, style=lit, mount=mount)
         reading = read(frame, calibration)
         tally.ms.append(reading.ms)
-        # What `pipgammon read` does per frame: the dice and the cube first, then the checkers.
+        # `pipgammon read`'s whole path: the dice and the cube first, then the checkers.
         started = time.perf_counter()
-        dice, _ = on_board(frame, calibration.corners)
-        read(frame, calibration, flat_dice=[d.centre for d in dice if not d.cocked])
+        observe(frame, calibration)
         tally.ms_with_dice.append((time.perf_counter() - started) * 1000)
         if hand:
             if truth.occluded:

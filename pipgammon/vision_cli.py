@@ -62,10 +62,8 @@ def cmd_calibrate(args: argparse.Namespace, out: IO[str]) -> int:
 
 
 def cmd_read(args: argparse.Namespace, out: IO[str]) -> int:
-    from vision.corners import read_corners
-    from vision.dice import on_board
     from vision.images import ImageError, load
-    from vision.reading import Reading, read
+    from vision.observation import observe, observe_corners
 
     if bool(args.calibration) == bool(args.corners):
         raise VisionUsageError("read: give exactly one of --calibration FILE or --corners ...")
@@ -81,19 +79,8 @@ def cmd_read(args: argparse.Namespace, out: IO[str]) -> int:
         except ImageError as err:
             raise VisionUsageError(str(err)) from err
         started = time.perf_counter()
-        # The dice first: a place under a flat die holds no checker.
-        fits = calibration is None or (frame.shape[1], frame.shape[0]) == tuple(calibration.frame_size)
-        dice, cube = on_board(frame, calibration.corners if calibration is not None else corners) if fits \
-            else ((), None)
-        reading: Reading = (read(frame, calibration, flat_dice=[d.centre for d in dice if not d.cocked])
-                            if calibration is not None else read_corners(frame, corners))
-        if reading.status == "no-board":
-            dice, cube = (), None
-        entry: dict[str, Any] = {"image": name, **reading.to_json()}
-        entry["dice"] = [{"color": d.colour.value, "value": d.value, "cocked": d.cocked} for d in dice]
-        entry["cube"] = None if cube is None else cube.to_json()  # null: no cube on the playing area
-        if reading.status == "ok" and any(d.cocked for d in dice):
-            entry["status"] = "cocked"
+        seen = observe(frame, calibration) if calibration is not None else observe_corners(frame, corners)
+        entry: dict[str, Any] = {"image": name, **seen.to_json()}
         entry["ms"] = round((time.perf_counter() - started) * 1000, 2)
         if args.json:
             print(json.dumps(entry), file=out, flush=True)

@@ -51,6 +51,13 @@ CUBE = 8  # reader classes 8..13: the doubling cube showing CUBE_FACES[class - C
 CLASSES = CUBE + len(CUBE_FACES)
 
 
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in frame pixels
+
+
+def box_centre(box: Box) -> tuple[float, float]:
+    return ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+
+
 class DieColour(Enum):
     WHITE = "white"
     BLACK = "black"
@@ -74,12 +81,12 @@ class Die:
     value: int
     colour: DieColour
     cocked: bool
-    box: tuple[float, float, float, float]  # x0, y0, x1, y1 in frame pixels
+    box: Box
     confidence: float  # the reader's probability of this value
 
     @property
     def centre(self) -> tuple[float, float]:
-        return ((self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2)
+        return box_centre(self.box)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -96,12 +103,12 @@ class Cube:
     """The doubling cube as seen: the number on top."""
 
     face: int
-    box: tuple[float, float, float, float]
+    box: Box
     confidence: float
 
     @property
     def centre(self) -> tuple[float, float]:
-        return ((self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2)
+        return box_centre(self.box)
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,10 +290,9 @@ def on_board(frame: np.ndarray, corners: np.ndarray, config: DiceConfig = DiceCo
     if x1 - x0 < 2 * STRIDE or y1 - y0 < 2 * STRIDE:
         return (), None
 
-    def inside(box: tuple[float, float, float, float]) -> tuple[float, float, float, float] | None:
+    def inside(box: Box) -> Box | None:
         moved = (box[0] + x0, box[1] + y0, box[2] + x0, box[3] + y0)
-        centre = ((moved[0] + moved[2]) / 2, (moved[1] + moved[3]) / 2)
-        return moved if cv2.pointPolygonTest(area, centre, False) >= 0 else None
+        return moved if cv2.pointPolygonTest(area, box_centre(moved), False) >= 0 else None
 
     dice, cubes = find_objects(frame[y0:y1, x0:x1], config, models, scale)
     found = tuple(replace(d, box=box) for d in dice if (box := inside(d.box)) is not None)

@@ -1,0 +1,28 @@
+"""A frame read whole: a cocked die makes an ok frame `cocked`, and the JSON has CONTRACT.md's keys."""
+
+from __future__ import annotations
+
+from vision.dice import CubeOnBoard, Die, DieColour
+from vision.observation import Observation
+from vision.reading import Reading
+
+OK = Reading("ok", (1,) + (0,) * 23)
+FLAT = Die(5, DieColour.WHITE, False, (0.0, 0.0, 20.0, 20.0), 0.99)
+COCKED = Die(3, DieColour.WHITE, True, (40.0, 0.0, 60.0, 20.0), 0.9)
+
+
+def test_a_cocked_die_makes_an_ok_frame_cocked_and_nothing_else() -> None:
+    assert Observation(OK, (FLAT,)).status == "ok"
+    assert Observation(OK, (FLAT, COCKED)).status == "cocked"
+    assert Observation(Reading("occluded"), (COCKED,)).status == "occluded"
+
+
+def test_json_and_scene() -> None:
+    seen = Observation(OK, (FLAT, COCKED), CubeOnBoard(2, "white"))
+    data = seen.to_json()
+    assert {"status", "points", "bar", "off", "dice", "cube"} <= set(data)
+    assert data["status"] == "cocked" and data["cube"] == {"value": 2, "position": "white"}
+    assert data["dice"] == [{"color": "white", "value": 5, "cocked": False},
+                            {"color": "white", "value": 3, "cocked": True}]
+    assert Observation(OK).to_json()["cube"] is None
+    assert seen.scene().dice == (("white", 3, True), ("white", 5, False))
