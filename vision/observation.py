@@ -35,7 +35,8 @@ class Observation:
     def scene(self) -> Scene:
         """What the stabiliser compares from frame to frame."""
         dice = tuple(sorted((d.colour.value, d.value, d.cocked) for d in self.dice))
-        return Scene(self.reading.points, self.reading.bar, dice, self.reading.stacked)
+        cube = None if self.cube is None else (self.cube.value, self.cube.position)
+        return Scene(self.reading.points, self.reading.bar, dice, self.reading.stacked, cube)
 
     def to_json(self) -> dict[str, Any]:
         """CONTRACT.md's keys of `pipgammon read`, without ``image`` and ``ms``."""

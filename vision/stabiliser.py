@@ -20,7 +20,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from engine.scene import Scene
 from vision.view import Image
+
+__all__ = ["Scene", "Stabiliser", "StabiliserConfig", "Stable", "motion", "shrink"]
 
 #: Motion is measured on the frame shrunk this many times: sensor noise averages out and
 #: a die (20+ px) still covers a few cells.
@@ -33,16 +36,6 @@ class StabiliserConfig:
     #: Largest change of a shrunk frame's cell between two frames, in grey levels, that is
     #: still "no motion" (noise and JPEG stay under ~6; a die or a checker moved gives 30+).
     still: float = 12.0
-
-
-@dataclass(frozen=True, slots=True)
-class Scene:
-    """What the referee needs from a frame.  ``dice`` are sorted (colour, value, cocked)."""
-
-    points: tuple[int, ...]
-    bar: tuple[int, int]
-    dice: tuple[tuple[str, int, bool], ...]
-    stacked: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
