@@ -70,6 +70,8 @@ class DiceConfig:
 
     min_score: float = 0.3  # detector centre probability to consider a place
     min_read: float = 0.5  # reader probability that the crop is a die or the cube at all
+    # A die is cocked when the reader's "cocked" is at least this share of its likeliest value.
+    cocked_odds: float = 1.0
     # Colour of the face: white faces are pale and grey, black faces dark.
     white_min_value: int = 130
     white_max_saturation: int = 80
@@ -249,7 +251,7 @@ def find_objects(frame: np.ndarray, config: DiceConfig = DiceConfig(), models: P
             continue
         value = int(np.argmax(p[1:COCKED])) + 1
         # Cocked when that is likelier than any one value: the roll is thrown again anyway.
-        cocked = bool(p[COCKED] > p[value])
+        cocked = bool(p[COCKED] >= config.cocked_odds * p[value])
         confidence = float(max(p[value], p[COCKED]) / seen)
         dice.append(Die(value, face_colour(crop, config), cocked, box, confidence))
     return tuple(sorted(dice, key=lambda d: d.centre)), tuple(cubes)

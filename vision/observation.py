@@ -16,7 +16,7 @@ from vision.calibration import Calibration
 from vision.corners import read_corners
 from vision.dice import CubeOnBoard, Die, on_board
 from vision.reading import Reading, read
-from vision.stabiliser import Scene
+from vision.stabiliser import Scene, StabiliserConfig, motion, shrink
 from vision.view import Image
 
 
@@ -64,3 +64,44 @@ def observe_corners(frame: Image, corners: np.ndarray) -> Observation:
         return Observation(reading)
     dice, cube = on_board(frame, corners)
     return Observation(reading, dice, cube)
+
+
+class Observer:
+    """Reads a stream of frames from one calibrated mount, and stops reading a board at rest.
+
+    While the board is still, every frame is read until `StabiliserConfig.agreeing_frames`
+    readings in a row agree, so a misread that depends on one frame's noise is still
+    caught as by the stabiliser.  After that, a frame that differs from the last frame
+    read by no more than sensor noise (`motion` under ``still``) shows the same board, and
+    its observation is the one already made.  The comparison is with the last frame *read*,
+    not the previous frame, so a slow drift (a checker pushed a pixel a frame, the light
+    fading) adds up until the board is read afresh.  A camera at 30 fps over a board where
+    a move takes seconds then spends its time on the frames where something happens.
+    """
+
+    def __init__(self, calibration: Calibration, config: StabiliserConfig | None = None) -> None:
+        self.calibration = calibration
+        self.config = config or StabiliserConfig()
+        self._read_small: np.ndarray | None = None
+        self._read: Observation | None = None
+        self._agreeing = 0  # fresh readings in a row, at rest, that gave this same observation
+        self._previous: np.ndarray | None = None
+        self.reads = 0
+        self.reused = 0
+
+    def observe(self, frame: Image) -> tuple[Observation, float]:
+        """The frame's observation, and its motion since the previous frame (for the stabiliser)."""
+        small = shrink(frame)
+        moved = motion(self._previous, small)
+        self._previous = small
+        at_rest = self._read is not None and motion(self._read_small, small) <= self.config.still
+        if at_rest and self._agreeing >= self.config.agreeing_frames:
+            self.reused += 1
+            assert self._read is not None
+            return self._read, moved
+        seen = observe(frame, self.calibration)
+        self.reads += 1
+        same = at_rest and self._read is not None and seen.scene() == self._read.scene()
+        self._agreeing = self._agreeing + 1 if same else 1
+        self._read, self._read_small = seen, small
+        return seen, moved

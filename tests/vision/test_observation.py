@@ -26,3 +26,24 @@ def test_json_and_scene() -> None:
                             {"color": "white", "value": 3, "cocked": True}]
     assert Observation(OK).to_json()["cube"] is None
     assert seen.scene().dice == (("white", 3, True), ("white", 5, False))
+
+
+def test_the_observer_reads_a_still_board_until_it_agrees_then_reuses_it() -> None:
+    from engine.position import Position
+    from vision.calibration import calibrate
+    from vision.observation import Observer
+    from vision.outline import find_corners
+    from vision.sequence import SequenceMaker, move_one
+
+    maker = SequenceMaker(seed=71)
+    start = maker.start_frame()
+    observer = Observer(calibrate(start, find_corners(start)))
+    still = [f.image for f in maker.still(Position.start(), (), 6)]
+    seen = [observer.observe(image) for image in still]
+    # Three fresh readings that agree, then the frames that differ only by noise are not read.
+    assert (observer.reads, observer.reused) == (3, 3)
+    assert all(obs.scene() == seen[0][0].scene() for obs, _ in seen)
+    assert seen[0][1] == float("inf") and all(moved <= 12 for _, moved in seen[1:])
+    moved_on = move_one(Position.start(), maker.rng)
+    changed, _ = observer.observe(next(iter(maker.still(moved_on, (), 1))).image)
+    assert observer.reads == 4 and changed.scene().points == moved_on.points
