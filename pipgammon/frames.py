@@ -7,8 +7,8 @@ so a replay feeds the referee exactly what the service would have seen on the ta
   ``.tif``, ``.tiff``).  Each is a moment the scene was still, as if held for a second
   (CONTRACT.md).  Presses are in ``buttons.jsonl`` in the folder:
   ``{"frame": "00012.png", "button": "end-turn"}`` per line.
-- A video is read frame by frame; presses are in a file beside it named
-  ``VIDEO.buttons.jsonl`` whose ``frame`` is the frame index.
+- A video is read frame by frame; presses are in a file beside it with the suffix
+  ``.buttons.jsonl`` (``game.avi`` -> ``game.buttons.jsonl``) whose ``frame`` is the frame index.
 
 Bad input raises `FrameSourceError` naming the file (and line) and what is wrong.
 """
@@ -82,4 +82,4 @@ def stills(folder: Path) -> list[Frame]:
 
 
 def video_presses(video: Path) -> dict[str, tuple[ButtonEvent, ...]]:
-    return read_presses(video.with_name(video.name + ".buttons.jsonl"))
+    return read_presses(video.with_suffix(".buttons.jsonl"))

@@ -112,9 +112,9 @@ def load_photos(folder: Path) -> list[Photo]:
     return photos
 
 
-def boards(count: int, seed: int) -> tuple[list[np.ndarray], list[Photo]]:
+def boards(count: int, seed: int, cocked_share: float = 0.25) -> tuple[list[np.ndarray], list[Photo]]:
     """Synthetic board frames at 1280 x 960, a third with a hand: ``count`` with no dice, and
-    ``count`` with one to four dice thrown on them (one in four cocked, labelled `COCKED`),
+    ``count`` with one to four dice thrown on them (``cocked_share`` cocked, labelled `COCKED`),
     four in five with the cube on the bar (labelled `CUBE` + its face's index)."""
     rng = random.Random(seed)
     bare, thrown = [], []
@@ -125,7 +125,7 @@ def boards(count: int, seed: int) -> tuple[list[np.ndarray], list[Photo]]:
             ()
             if k < count
             else tuple(
-                synthetic.DieSpec(rng.randint(1, 6), colour, rng.random() < 0.25)
+                synthetic.DieSpec(rng.randint(1, 6), colour, rng.random() < cocked_share)
                 for _ in range(rng.randint(1, 4))
             )
         )
@@ -465,6 +465,8 @@ def main(argv: list[str] | None = None) -> int:
         help="networks whose false detections on the training images become hard negatives",
     )
     parser.add_argument("--boards", type=int, default=60)
+    parser.add_argument("--cocked-share", type=float, default=0.25,
+                        help="share of the dice thrown on synthetic boards that land cocked")
     parser.add_argument(
         "--out", type=Path, default=DATA, help="where --ship writes, or folds keep their ONNX"
     )
@@ -472,7 +474,7 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(2)
     photos = load_photos(args.photos)
     started = time.perf_counter()
-    bare, thrown = boards(args.boards, seed=7_000_000)
+    bare, thrown = boards(args.boards, seed=7_000_000, cocked_share=args.cocked_share)
     thrown = [board for board in thrown if board.dice]
     seconds = time.perf_counter() - started
     print(
