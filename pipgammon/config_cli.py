@@ -26,7 +26,7 @@ def cmd_config_check(args: argparse.Namespace, out: IO[str]) -> int:
 
 
 def _summary_lines(summary: dict[str, Any]) -> list[str]:
-    game, lights, web = summary["game"], summary["lights"], summary["web"]
+    camera, game, lights, web = summary["camera"], summary["game"], summary["lights"], summary["web"]
     match = "money play" if game["match-to"] == 0 else f"match to {game['match-to']}"
     wired = [f"{lights['lamps']} lamps on GPIO"] if lights["lamps"] else []
     if "shift-register" in lights:
@@ -37,8 +37,8 @@ def _summary_lines(summary: dict[str, Any]) -> list[str]:
         if lights["buttons"] else []
     wired += [f"buzzer GPIO {lights['buzzer']}"] if lights["buzzer"] is not None else []
     return [
-        f"camera: {summary['camera']['source']} {summary['camera']['size'][0]}x{summary['camera']['size'][1]} "
-        f"at {summary['camera']['fps']:g} fps; calibration {summary['calibration']['path']}",
+        f"camera: {camera['source']} {camera['size'][0]}x{camera['size'][1]} at {camera['fps']:g} fps; "
+        f"calibration {summary['calibration']['path']}",
         f"game: {game['variant']}, {match}, opening {game['opening']}, mode {game['mode']}"
         + (", Jacoby rule" if game["jacoby"] else ""),
         f"lights: {lights['backend']}" + (f" ({'; '.join(wired)})" if wired else ""),
