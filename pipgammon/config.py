@@ -230,7 +230,7 @@ def load_config(path: Path | str) -> Config:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise ConfigError(f"{path}: not UTF-8 text (byte {err.start})") from None
+        raise ConfigError(f"{path}: not UTF-8 text (at byte offset {err.start})") from None
     return parse_config(text, source=str(path), base=path.parent)
 
 

@@ -69,7 +69,11 @@ say "venv $VENV"
 if [ ! -x "$VENV/bin/python" ]; then
   run "$PYTHON" -m venv --system-site-packages "$VENV"
 fi
-run "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade "$SOURCE"
+PIP=("$VENV/bin/python" -m pip --disable-pip-version-check --quiet)
+run "${PIP[@]}" install --upgrade "$SOURCE"
+# Again, itself only and forced: the checkout's code lands in the venv even when its version number
+# has not changed, or when the system's site-packages already hold a pipgammon.
+run "${PIP[@]}" install --force-reinstall --no-deps "$SOURCE"
 
 say "config $CONFIG"
 run install -d -m 0755 "$ROOT/etc/pipgammon"
