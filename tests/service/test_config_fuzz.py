@@ -90,5 +90,5 @@ def test_random_structures_give_only_clean_errors(document: dict[str, Any]) -> N
         assert str(err).startswith("fuzz: ") and "\n" not in str(err)
     else:
         assert isinstance(config, Config)
-        assert math.isfinite(config.camera.fps) and 0 < config.camera.fps
+        assert math.isfinite(config.camera.fps) and config.camera.fps > 0
         assert not isinstance(config.game.match_to, bool | dt.date)

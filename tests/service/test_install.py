@@ -58,7 +58,8 @@ def test_install_into_a_staging_root_twice(tmp_path: Path, wheel: Path) -> None:
     first = install(stage, wheel)
     assert first.returncode == 0, first.stdout + first.stderr
     etc = stage / "etc"
-    assert (etc / "systemd/system/pipgammon.service").read_text() == (CHECKOUT / "systemd/pipgammon.service").read_text()
+    unit = (CHECKOUT / "systemd/pipgammon.service").read_text()
+    assert (etc / "systemd/system/pipgammon.service").read_text() == unit
     assert (etc / "udev/rules.d/99-pipgammon-rp2040.rules").exists()
     assert os.readlink(etc / "systemd/system/multi-user.target.wants/pipgammon.service") == \
         "/etc/systemd/system/pipgammon.service"
@@ -73,9 +74,9 @@ def test_install_into_a_staging_root_twice(tmp_path: Path, wheel: Path) -> None:
     venv = stage / "opt/pipgammon/venv"
     assert (venv / "bin/pipgammon").exists()
     # The installed package reads the installed config (no numpy needed for that).
-    check = subprocess.run([str(venv / "bin/python"), "-c",
-                            "import sys, pipgammon.config as c; print(c.__file__); c.load_config(sys.argv[1])",
-                            str(config)], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    probe = "import sys, pipgammon.config as c; print(c.__file__); c.load_config(sys.argv[1])"
+    check = subprocess.run([str(venv / "bin/python"), "-c", probe, str(config)],
+                           capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert check.returncode == 0, check.stderr
     assert check.stdout.startswith(str(venv))
 
@@ -96,7 +97,7 @@ def test_dry_run_changes_nothing(tmp_path: Path, wheel: Path) -> None:
     commands = [line for line in done.stdout.splitlines() if line.startswith("+ ")]
     assert any("systemd-sysusers --root=" in line for line in commands)
     assert any(" -m venv --system-site-packages " in line for line in commands)
-    assert any(line.endswith(f"enable pipgammon.service") for line in commands)
+    assert any(line.endswith("enable pipgammon.service") for line in commands)
 
 
 def test_bad_options_are_refused(tmp_path: Path) -> None:

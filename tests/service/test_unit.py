@@ -22,8 +22,8 @@ import pytest
 SYSTEMD = Path(__file__).parents[2] / "systemd"
 UNIT = SYSTEMD / "pipgammon.service"
 ANALYZE = shutil.which("systemd-analyze")
-needs_analyze = pytest.mark.skipif(ANALYZE is None, reason="systemd-analyze is missing (apt-get install systemd; "
-                                                           ".ci/run installs it)")
+needs_analyze = pytest.mark.skipif(
+    ANALYZE is None, reason="systemd-analyze is missing (apt-get install systemd; .ci/run installs it)")
 EXEC_START = "ExecStart=/opt/pipgammon/venv/bin/pipgammon run --config /etc/pipgammon/config.toml"
 
 
@@ -56,7 +56,8 @@ def test_verify_prints_nothing_for_the_unit(tmp_path: Path) -> None:
     (("ProtectSystem=strict", "ProtectSystem=strcit"), "strcit"),
     (("RestrictRealtime=yes", "RestrictRealtime=maybe"), "maybe"),
 ])
-def test_verify_is_noisy_for_a_bad_key_or_value(tmp_path: Path, change: tuple[str, str], expected: str) -> None:
+def test_verify_is_noisy_for_a_bad_key_or_value(
+        tmp_path: Path, change: tuple[str, str], expected: str) -> None:
     """The other half of the check: the same invocation does print something for a broken unit."""
     old, new = change
     output = verify(unit_copy(tmp_path, UNIT.read_text().replace(old, new)))
@@ -77,9 +78,8 @@ def test_security_exposure_is_at_most_1_9(tmp_path: Path) -> None:
     score = exposure(UNIT)
     assert score <= 1.9
     # The score is read from the right place: taking the hardening away raises it past the bar.
-    bare = "\n".join(line for line in UNIT.read_text().splitlines()
-                     if line.split("=")[0] in {"[Unit]", "Description", "[Service]", "Type", "ExecStart", "User",
-                                               "[Install]", "WantedBy"})
+    kept = {"[Unit]", "Description", "[Service]", "Type", "ExecStart", "User", "[Install]", "WantedBy"}
+    bare = "\n".join(line for line in UNIT.read_text().splitlines() if line.split("=")[0] in kept)
     assert exposure(unit_copy(tmp_path, bare + "\n")) > 5
 
 
