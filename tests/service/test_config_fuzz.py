@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import tempfile
 from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipgammon.config import Config, ConfigError, config_from_document, parse_config
+from pipgammon.config import Config, ConfigError, config_from_document, load_config, parse_config
 
 EXAMPLE = (Path(__file__).parents[2] / "systemd" / "config.example.toml").read_text()
 SECTIONS = ["camera", "calibration", "game", "lights", "hardware", "bridge", "web", "storage"]
@@ -92,3 +93,15 @@ def test_random_structures_give_only_clean_errors(document: dict[str, Any]) -> N
         assert isinstance(config, Config)
         assert math.isfinite(config.camera.fps) and config.camera.fps > 0
         assert not isinstance(config.game.match_to, bool | dt.date)
+
+
+@FUZZ
+@given(st.one_of(st.binary(max_size=300), mutated_example().map(lambda text: text.encode("utf-8"))))
+def test_any_file_content_gives_only_clean_errors(content: bytes) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "fuzz.toml"
+        path.write_bytes(content)
+        try:
+            load_config(path)
+        except ConfigError as err:
+            assert str(err).startswith(f"{path}: ") and "\n" not in str(err)
