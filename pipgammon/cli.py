@@ -25,6 +25,8 @@ from engine.variants import VARIANTS, Variant, find_variant
 from pipgammon import __version__
 from pipgammon.bridge_cli import BridgeUsageError
 from pipgammon.bridge_cli import add_commands as add_bridge_commands
+from pipgammon.config import ConfigError
+from pipgammon.config_cli import add_commands as add_config_commands
 from pipgammon.lights_cli import LightsUsageError
 from pipgammon.lights_cli import add_commands as add_lights_commands
 from pipgammon.plans import PlanFileError
@@ -254,11 +256,13 @@ def build_parser() -> argparse.ArgumentParser:
     add_vision_commands(sub)
     add_lights_commands(sub)
     add_bridge_commands(sub)
+    add_config_commands(sub)
     return parser
 
 
 #: What a command raises for bad input: each becomes one line on stderr and exit status 2.
-BAD_INPUT = (UsageError, EngineError, VisionUsageError, LightsUsageError, BridgeUsageError, PlanFileError)
+BAD_INPUT = (UsageError, EngineError, VisionUsageError, LightsUsageError, BridgeUsageError, PlanFileError,
+             ConfigError)
 
 
 def main(argv: Sequence[str] | None = None, out: IO[str] | None = None) -> int:
