@@ -146,7 +146,7 @@ def pin_map_from_config(section: Mapping[str, Any]) -> PinMap:
     chain = _table(section, "shift-register")
     _check_keys(chain, {"device", "oe"}, "hardware.shift-register")
     device = chain.get("device", 0)
-    if device not in (0, 1) or isinstance(device, bool):
+    if type(device) is not int or device not in (0, 1):  # 1.0 == 1 and True == 1: neither is a device
         raise PinMapError(f"hardware.shift-register.device: {device!r} is not SPI0's CE0 (0) or CE1 (1)")
     oe = claim(chain["oe"], "hardware.shift-register.oe") if "oe" in chain else None
     if backend is Backend.SHIFT_REGISTER and "spi" not in buses:

@@ -87,6 +87,8 @@ def test_pins_of_an_enabled_bus_are_reserved(bus: str, pin: int, what: str) -> N
         ({"backend": "595", "buses": ["i2c"]}, "hardware.buses: the 595 backend drives SPI0"),
         ({"backend": "595", "buses": ["spi"], "shift-register": {"device": 2}},
          "hardware.shift-register.device: 2 is not SPI0's CE0"),
+        ({"backend": "595", "buses": ["spi"], "shift-register": {"device": 1.0}},
+         "hardware.shift-register.device: 1.0 is not SPI0's CE0"),
     ],
 )
 def test_bad_configs_give_one_line_naming_the_key(config: dict[str, Any], message: str) -> None:
