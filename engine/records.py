@@ -27,20 +27,19 @@ for any variant, including those GNU Backgammon cannot replay.
 ...     Event("game-over", "", {"winner": "black", "points": 1, "kind": "single"}),
 ...     Event("match-over", "", {"winner": "black", "score": [0, 1]}),
 ... ]
->>> print(to_mat(stream))
+>>> print(to_mat(stream), end="")
  1 point match
 <BLANKLINE>
  Game 1
  White : 0                       Black : 0
   1) 31: 8/5 6/5                  Doubles => 2
   2)  Drops                       Wins 1 point and the match
-<BLANKLINE>
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.dice import Roll
@@ -183,10 +182,13 @@ class _Reader:
         return game
 
     def _open_turn(self, game: GameRecord, player: Player) -> Entry | None:
-        """The player's roll still waiting for its play, if that is the last thing recorded."""
-        last = game.entries[-1] if game.entries else None
-        if last is not None and last.kind == "roll" and last.player is player and last.move is None:
-            return last
+        """The player's roll still waiting for its play, if nothing but an open roll's
+        announced dice or a chosen doublet came after it."""
+        for entry in reversed(game.entries):
+            if entry.kind == "roll":
+                return entry if entry.player is player and entry.move is None else None
+            if entry.kind not in ("announce", "doublet"):
+                return None
         return None
 
     def read(self, index: int, event: Event) -> None:
@@ -482,13 +484,11 @@ def to_mat(events: Iterable[Event], *, players: tuple[str, str] = ("White", "Bla
         match = _replay_game(game, match, writer)
         lines.extend(writer.close())
         lines.append("")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines).rstrip("\n") + "\n"
 
 
 def _resume(match: Match, game: GameRecord) -> Match:
     """A match at the first recorded game's score (a journal that starts mid-match)."""
-    from dataclasses import replace
-
     score = game.score
     post = not game.crawford and bool(match.length) and any(s == match.length - 1 for s in score)
     new_game = replace(match.game, cube_in_play=not game.crawford and match.game.variant.uses_cube)
@@ -522,7 +522,8 @@ def to_text(events: Iterable[Event], *, players: tuple[str, str] = ("White", "Bl
             lines.append(f"  {names[game.starter]} starts")
         turn = 0
         for entry in game.entries:
-            lines.extend(_text_entry(entry, names, turn + 1 if entry.kind == "roll" else turn))
+            number = turn + 1 if entry.kind == "roll" else turn
+            lines.extend(_text_entry(entry, names, number, record.variant != "standard"))
             turn += entry.kind == "roll"
         if game.is_over:
             assert game.winner is not None
@@ -542,17 +543,15 @@ def to_text(events: Iterable[Event], *, players: tuple[str, str] = ("White", "Bl
     return "\n".join(lines) + "\n"
 
 
-def _text_entry(entry: Entry, names: dict[Player, str], turn: int) -> Iterator[str]:
+def _text_entry(entry: Entry, names: dict[Player, str], turn: int, stages: bool) -> Iterator[str]:
     who = names[entry.player]
     dice = "-".join(str(d) for d in entry.dice)
     if entry.kind == "roll":
         for move in entry.taken_back:
             yield f"  {turn:>3}. {who:<8} {dice}: {move}  (taken back)"
-        if entry.move is None:
-            play = "(play not finished)"
-        else:
-            play = entry.move or "(no legal play)"
-        stage = f" [{entry.stage}]" if entry.stage and entry.stage not in (dice, f"{dice}") else ""
+        play = "(play not finished)" if entry.move is None else entry.move or "(no legal play)"
+        # A variant's dice stage ("4×3 (bottom faces)") says more than the dice.
+        stage = f" [{entry.stage}]" if entry.stage and stages else ""
         yield f"  {turn:>3}. {who:<8} {dice}: {play}{stage}"
     elif entry.kind == "double":
         yield f"       {who:<8} doubles to {entry.cube}"
@@ -598,6 +597,12 @@ def events_from_selfplay(actions: Iterable[tuple[Action, Match]]) -> Iterator[Ev
                 yield Event("match-over", frame, {"winner": match.winner.label, "score": list(match.score)})
 
 
+def _passed(match: Match) -> bool:
+    """Whether the roll just made passed the turn at once: some variants do so when there is
+    nothing to play, with no empty play (the referee says "no-play" at the roll)."""
+    return match.game.phase is Phase.ON_ROLL
+
+
 def _action_events(action: Action, match: Match, frame: str) -> Iterator[Event]:
     who = action.player.label
     details: dict[str, Any]
@@ -608,9 +613,15 @@ def _action_events(action: Action, match: Match, frame: str) -> Iterator[Event]:
         white, black = action.roll.first, action.roll.second
         starter = None if white == black else ("white" if white > black else "black")
         yield Event("opening", frame, {"white": white, "black": black, "starter": starter})
+        if starter is not None and _passed(match):
+            dice = [white, black] if starter == "white" else [black, white]
+            yield Event("no-play", frame, {"player": starter, "dice": dice})
     elif action.kind == "roll":
         assert action.roll is not None
-        yield Event("roll", frame, {"player": who, "dice": [action.roll.first, action.roll.second]})
+        dice = [action.roll.first, action.roll.second]
+        yield Event("roll", frame, {"player": who, "dice": dice})
+        if _passed(match):
+            yield Event("no-play", frame, {"player": who, "dice": dice})
     elif action.kind == "play":
         assert action.play is not None and action.roll is not None
         dice = [action.roll.first, action.roll.second]

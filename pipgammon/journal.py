@@ -70,7 +70,8 @@ def _line_event(raw: bytes, number: int, last: bool) -> Event | Problem:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:
-        return Problem(number, f"not UTF-8 text at byte {err.start}{torn}", raw[:80].decode("utf-8", "replace"))
+        shown = raw[:80].decode("utf-8", "replace")
+        return Problem(number, f"not UTF-8 text at byte {err.start}{torn}", shown)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
