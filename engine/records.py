@@ -82,6 +82,8 @@ class Entry:
     move: str | None = None
     cube: int = 0
     stage: str = ""
+    #: Index of the event that recorded the play (``accepted`` or ``no-play``).
+    played: int | None = None
     #: Plays accepted and then taken back with the take-back button, in order.
     taken_back: list[str] = field(default_factory=list)
 
@@ -297,7 +299,7 @@ class _Reader:
             game.entries.append(entry)
         elif sorted(entry.dice) != sorted(dice) and event.type == "no-play":
             raise RecordError(index, f"no-play with {dice} after a roll of {entry.dice}")
-        entry.move = move
+        entry.move, entry.played = move, index
         entry.stage = str(event.details.get("stage", ""))
 
     def _undo(self, index: int, event: Event) -> None:
@@ -442,7 +444,8 @@ def _replay_game(game: GameRecord, match: Match, writer: _MatWriter) -> Match:
         except RecordError:
             raise
         except EngineError as err:
-            raise RecordError(entry.index, f"game {game.number}: {err}") from err
+            at = entry.played if entry.played is not None else entry.index
+            raise RecordError(at, f"game {game.number}: {err}") from err
     ended = match.results[-1] if len(match.results) > results else None
     if game.is_over:
         assert game.winner is not None
