@@ -50,6 +50,7 @@ from engine.match import Match
 from engine.play import Play
 from engine.player import Player
 from engine.selfplay import Action
+from engine.step import BAR, OFF
 from engine.variants import find_variant
 
 #: Events that are verdicts on the way to a play: kept in the journal, not in a record.
@@ -404,10 +405,33 @@ class _MatWriter:
         return self.lines
 
 
-def _replay_game(game: GameRecord, match: Match, writer: _MatWriter) -> Match:
-    """Apply one recorded game to ``match`` by the rules, writing its .mat lines; return the
-    match after it.  Trusts the record's shape (:func:`read_record` checked it)."""
+@dataclass(frozen=True, slots=True)
+class _Done:
+    """One action of a replayed game: ``kind`` is ``play`` (with the roll and the play
+    found by the rules), ``double``, ``take`` or ``drop`` (with the cube offered)."""
+
+    player: Player
+    kind: str
+    dice: tuple[int, ...] = ()
+    play: Play | None = None
+    cube: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class _Replayed:
+    game: GameRecord
+    crawford: bool
+    done: tuple[_Done, ...]
+    #: The match is over after this game (for "and the match").
+    match_over: bool
+
+
+def _replay_game(game: GameRecord, match: Match) -> tuple[Match, _Replayed]:
+    """Apply one recorded game to ``match`` by the rules; return the match after it and what
+    was done.  Trusts the record's shape (:func:`read_record` checked it)."""
     results = len(match.results)
+    crawford = match.is_crawford
+    done: list[_Done] = []
     for entry in game.entries:
         who = entry.player
         try:
@@ -425,20 +449,16 @@ def _replay_game(game: GameRecord, match: Match, writer: _MatWriter) -> Match:
                     match = match.roll_dice(who, Roll(*entry.dice[:2]))
                 chosen = match.game.legal_plays().parse(entry.move)
                 match = match.play(who, chosen)
-                dice = "".join(str(d) for d in entry.dice[:2])
-                writer.add(who, f"{dice}: {_mat_steps(chosen)}".rstrip())
+                done.append(_Done(who, "play", entry.dice[:2], chosen))
             elif entry.kind == "double":
                 if match.game.cube.value * 2 != entry.cube:
                     raise RecordError(entry.index, f"{who.label} doubles to {entry.cube} but the cube is "
                                       f"at {match.game.cube.value}")
                 match = match.double(who)
-                writer.add(who, f" Doubles => {entry.cube}")
-            elif entry.kind == "take":
-                match = match.take(who)
-                writer.add(who, " Takes")
-            elif entry.kind == "drop":
-                match = match.drop(who)
-                writer.add(who, " Drops")
+                done.append(_Done(who, "double", cube=entry.cube))
+            elif entry.kind in ("take", "drop"):
+                match = match.take(who) if entry.kind == "take" else match.drop(who)
+                done.append(_Done(who, entry.kind))
             else:
                 raise RecordError(entry.index, f"{entry.kind}: not an action of standard backgammon")
         except RecordError:
@@ -453,11 +473,32 @@ def _replay_game(game: GameRecord, match: Match, writer: _MatWriter) -> Match:
             found = "the game goes on" if ended is None else str(ended)
             raise RecordError(game.end, f"game-over says {game.winner.label} wins {game.points}; "
                               f"by the rules {found}")
-        tail = " and the match" if match.is_over else ""
-        writer.add(game.winner, f" Wins {_points(game.points)}{tail}", numbered=False)
     elif ended is not None:
         raise RecordError(None, f"game {game.number} has no game-over event, but {ended}")
-    return match
+    return match, _Replayed(game, crawford, tuple(done), match.is_over)
+
+
+def _replay(record: MatchRecord, players: tuple[str, str]) -> list[_Replayed]:
+    """Every recorded game replayed by the rules of the standard game (what gnubg reads)."""
+    if record.variant != "standard":
+        raise RecordError(None, f"variant {record.variant}: GNU Backgammon cannot replay it; "
+                          "export it as text")
+    for name in players:
+        if not name.strip() or any(c in name for c in ":[]\\\n"):
+            raise RecordError(None, f"a player's name must be one line without ':', '[', ']' or '\\', "
+                              f"not {name!r}")
+    try:
+        opening = OpeningRule(record.opening)
+    except ValueError:
+        raise RecordError(None, f"unknown opening {record.opening!r}") from None
+    match = Match.new(record.length, opening, jacoby=record.jacoby, variant=find_variant(record.variant))
+    replayed = []
+    for game in record.games:
+        if game is record.games[0] and game.score != (0, 0):
+            match = _resume(match, game)
+        match, done = _replay_game(game, match)
+        replayed.append(done)
+    return replayed
 
 
 def to_mat(events: Iterable[Event], *, players: tuple[str, str] = ("White", "Black")) -> str:
@@ -465,29 +506,75 @@ def to_mat(events: Iterable[Event], *, players: tuple[str, str] = ("White", "Bla
     names written for White and Black.  Only the standard game can be written: GNU
     Backgammon replays the moves.  An unfinished game ends without a result line."""
     record = read_record(events)
-    if record.variant != "standard":
-        raise RecordError(None, f"variant {record.variant}: GNU Backgammon cannot replay it; "
-                          "export it as text")
-    for name in players:
-        if not name.strip() or ":" in name or "\n" in name:
-            raise RecordError(None, f"a player's name must be one line without ':', not {name!r}")
-    try:
-        opening = OpeningRule(record.opening)
-    except ValueError:
-        raise RecordError(None, f"unknown opening {record.opening!r}") from None
-    match = Match.new(record.length, opening, jacoby=record.jacoby, variant=find_variant(record.variant))
     lines = [f" {record.length} point match", ""]
-    for game in record.games:
-        if game is record.games[0] and game.score != (0, 0):
-            match = _resume(match, game)
+    for replayed in _replay(record, players):
+        game = replayed.game
         lines.append(f" Game {game.number}")
         head = f" {players[0]} : {game.score[0]}"
         lines.append(head.ljust(_NUMBER + _COLUMN) + f"{players[1]} : {game.score[1]}")
         writer = _MatWriter()
-        match = _replay_game(game, match, writer)
+        for done in replayed.done:
+            if done.kind == "play":
+                assert done.play is not None
+                dice = "".join(str(d) for d in done.dice)
+                writer.add(done.player, f"{dice}: {_mat_steps(done.play)}".rstrip())
+            elif done.kind == "double":
+                writer.add(done.player, f" Doubles => {done.cube}")
+            else:
+                writer.add(done.player, " Takes" if done.kind == "take" else " Drops")
+        if game.winner is not None:
+            tail = " and the match" if replayed.match_over else ""
+            writer.add(game.winner, f" Wins {_points(game.points)}{tail}", numbered=False)
         lines.extend(writer.close())
         lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+# -- gnubg's SGF -------------------------------------------------------------------------
+
+#: SGF names White "W" (gnubg's player 0) and Black "B".
+_SGF_COLOUR = {Player.WHITE: "W", Player.BLACK: "B"}
+
+
+def _sgf_point(player: Player, point: int) -> str:
+    """A point in gnubg's SGF: ``a``..``x`` along White's numbering (Black's reversed), ``y``
+    the bar, ``z`` off."""
+    if point == BAR:
+        return "y"
+    if point == OFF:
+        return "z"
+    return chr(ord("a") + (point - 1 if player is Player.WHITE else 24 - point))
+
+
+def to_sgf(events: Iterable[Event], *, players: tuple[str, str] = ("White", "Black")) -> str:
+    """The match as GNU Backgammon's SGF (``GM[6]``): one game tree per game, each play as
+    its dice and one from/to letter pair per die.  Standard game only, as :func:`to_mat`."""
+    record = read_record(events)
+    trees = []
+    for number, replayed in enumerate(_replay(record, players)):
+        game = replayed.game
+        rules = []
+        if record.length:
+            rules.append("Crawford:CrawfordGame" if replayed.crawford else "Crawford")
+        elif record.jacoby:
+            rules.append("Jacoby")
+        head = (f"(;FF[4]GM[6]CA[UTF-8]AP[pipgammon]MI[length:{record.length}][game:{number}]"
+                f"[ws:{game.score[0]}][bs:{game.score[1]}]PW[{players[0]}]PB[{players[1]}]")
+        head += "".join(f"RU[{rule}]" for rule in rules)
+        if game.winner is not None:
+            head += f"RE[{_SGF_COLOUR[game.winner]}+{game.points}]"
+        nodes = [head]
+        for done in replayed.done:
+            colour = _SGF_COLOUR[done.player]
+            if done.kind == "play":
+                assert done.play is not None
+                moves = "".join(_sgf_point(done.player, s.start) + _sgf_point(done.player, s.end)
+                                for s in done.play.steps)
+                nodes.append(f";{colour}[{''.join(str(d) for d in done.dice)}{moves}]")
+            else:
+                nodes.append(f";{colour}[{done.kind}]")
+        trees.append("\n".join(nodes) + ")")
+    return "\n".join(trees) + "\n"
 
 
 def _resume(match: Match, game: GameRecord) -> Match:

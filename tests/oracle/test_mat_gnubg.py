@@ -1,8 +1,8 @@
-"""GNU Backgammon imports our Jellyfish .mat exports and finds every move, cube action and result.
+"""GNU Backgammon reads our .mat and SGF exports and finds every move, cube action and result.
 
 Self-played matches (engine.selfplay) become events (as the referee would emit them),
-then .mat text (engine.records.to_mat); gnubg imports each file as a separate program
-(tests/oracle/gnubg_import_mat.py) and reports the match it read.  What it read is
+then .mat and SGF text (engine.records.to_mat, to_sgf); gnubg reads each file as a separate program
+(tests/oracle/gnubg_import_match.py) and reports the match it read.  What it read is
 compared, game by game and action by action, with the self-play actions themselves, not
 with our own reading of the file.
 """
@@ -14,12 +14,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from engine.game import OpeningRule
 from engine.match import Match
 from engine.player import Player
-from engine.records import events_from_selfplay, to_mat
+from engine.records import events_from_selfplay, to_mat, to_sgf
 from engine.selfplay import Action, self_play
 
 #: (seed, match length, opening rule, games to play): 0 points is a money session, cut short.
@@ -80,13 +78,15 @@ def test_gnubg_imports_every_move_cube_action_and_result(gnubg, tmp_path: Path) 
     files, expected, finals = [], [], []
     for seed, length, opening, games in CASES:
         played = _play(seed, length, opening, games)
-        path = tmp_path / f"selfplay-{seed}-{length}.mat"
-        path.write_text(to_mat(events_from_selfplay(played)))
-        files.append({"path": str(path), "jacoby": False})
-        expected.append(_expected(played))
-        finals.append(played[-1][1])
+        events = list(events_from_selfplay(played))
+        for form, export in (("mat", to_mat), ("sgf", to_sgf)):
+            path = tmp_path / f"selfplay-{seed}-{length}.{form}"
+            path.write_text(export(events))
+            files.append({"path": str(path), "format": form, "jacoby": False})
+            expected.append(_expected(played))
+            finals.append(played[-1][1])
     checked: Counter[str] = Counter()
-    for case, games, final in zip(gnubg("gnubg_import_mat", files), expected, finals, strict=True):
+    for case, games, final in zip(gnubg("gnubg_import_match", files), expected, finals, strict=True):
         where = Path(case["path"]).name
         assert case["match"] is not None, f"{where}: gnubg imported nothing ({case.get('error')})"
         info = case["match"]["match-info"]
@@ -105,24 +105,25 @@ def test_gnubg_imports_every_move_cube_action_and_result(gnubg, tmp_path: Path) 
             checked["no-plays"] += sum(a[1] == "move" and not a[3] for a in ours["actions"])
             for kind in ("double", "take", "drop"):
                 checked[kind] += sum(a[1] == kind for a in ours["actions"])
+        checked[f"{case['format']} files"] += 1
         last = imported[-1]["info"]
         score = [last["score-X"], last["score-O"]]
         score["XO".index(last["winner"])] += last["points-won"]
         assert tuple(score) == final.score, f"{where}: gnubg ends at {score}, the match at {final.score}"
     # The sample must exercise what the format has to carry.
-    assert checked["games"] >= 20 and checked["moves"] >= 1000
+    assert checked["mat files"] == checked["sgf files"] == len(CASES)
+    assert checked["games"] >= 2 * 20 and checked["moves"] >= 2 * 1000
     assert checked["double"] and checked["take"] and checked["drop"] and checked["no-plays"]
     print(f"gnubg read back {dict(checked)}")
 
 
-@pytest.mark.parametrize("length", [3])
-def test_an_unfinished_game_imports_up_to_its_last_play(gnubg, tmp_path: Path, length: int) -> None:
-    played = _play(7, length, OpeningRule.ONE_DIE_EACH, None)
+def test_an_unfinished_game_imports_up_to_its_last_play(gnubg, tmp_path: Path) -> None:
+    played = _play(7, 3, OpeningRule.ONE_DIE_EACH, None)
     events = list(events_from_selfplay(played))
     # Cut the journal in the middle of the first game, just after a roll (its play not yet made).
     cut = next(i for i, e in enumerate(events) if e.type == "roll" and i > 40)
     path = tmp_path / "unfinished.mat"
     path.write_text(to_mat(events[: cut + 1]))
-    (case,) = gnubg("gnubg_import_mat", [{"path": str(path), "jacoby": False}])
+    (case,) = gnubg("gnubg_import_match", [{"path": str(path), "jacoby": False}])
     moves = [a for a in case["match"]["games"][0]["game"] if a["action"] == "move"]
     assert len(moves) == sum(e.type in ("accepted", "no-play") for e in events[:cut])
