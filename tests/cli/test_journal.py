@@ -202,3 +202,65 @@ def test_sigkill_at_100_random_moments_loses_no_appended_event(tmp_path: Path) -
     print(f"{KILLS} kills ({early} before a first append), {reported_total} events reported, "
           f"{len(final.events)} on disk, {len(torn_lines)} torn lines kept, "
           f"{time.monotonic() - started:.1f} s")
+
+
+# -- pipgammon export ----------------------------------------------------------------------
+
+
+def _journal_of_selfplay(path: Path, seed: int = 3, variant: str = "standard") -> list[Event]:
+    from engine.records import events_from_selfplay
+    from engine.selfplay import self_play
+    from engine.variants import find_variant
+
+    events = list(events_from_selfplay(self_play(random.Random(seed), 3, variant=find_variant(variant))))
+    with Journal.open(path) as journal:
+        journal.extend(events)
+    return events
+
+
+def export(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    from pipgammon.cli import main
+
+    out = io.StringIO()
+    code = main(["export", *argv], out)
+    return code, out.getvalue(), capsys.readouterr().err
+
+
+def test_export_writes_mat_sgf_and_text_and_names_skipped_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from engine.records import to_mat, to_sgf, to_text
+
+    path = tmp_path / "match.jsonl"
+    events = _journal_of_selfplay(path)
+    with open(path, "ab") as handle:
+        handle.write(b'{"type": "mode", "fr')  # a crash while writing a last, unimportant line
+    mat, sgf, text = tmp_path / "m.mat", tmp_path / "m.sgf", tmp_path / "m.txt"
+    code, out, err = export([str(path), "--mat", str(mat), "--sgf", str(sgf), "--text", str(text),
+                             "--white", "Ann", "--black", "Bob"], capsys)
+    assert code == 0, err
+    assert out.splitlines() == [f"wrote {mat}", f"wrote {sgf}", f"wrote {text}"]
+    assert err.startswith(f"pipgammon: {path}: line {len(events) + 1}: not JSON (")
+    assert err.endswith("(the last line, cut short: a crash while it was written?) (skipped)\n")
+    assert err.count("\n") == 1
+    assert mat.read_text() == to_mat(events, players=("Ann", "Bob"))
+    assert sgf.read_text() == to_sgf(events, players=("Ann", "Bob"))
+    assert text.read_text() == to_text(events, players=("Ann", "Bob"))
+
+
+def test_export_bad_input_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "match.jsonl"
+    _journal_of_selfplay(path, seed=2, variant="acey-deucey")
+    cases = [
+        ([str(path)], "give at least one of --mat"),
+        ([str(tmp_path / "none.jsonl"), "--mat", "x.mat"], "none.jsonl: cannot read the journal"),
+        ([str(path), "--mat", str(tmp_path / "x.mat")], "variant acey-deucey: GNU Backgammon cannot"),
+        ([str(path), "--text", str(tmp_path / "no" / "x.txt")], "cannot write"),
+    ]
+    for argv, message in cases:
+        code, out, err = export(argv, capsys)
+        assert code == 2 and out == "", argv
+        assert err.startswith("pipgammon: ") and message in err and err.count("\n") == 1, err
+    assert not (tmp_path / "x.mat").exists()
+    code, _, _ = export([str(path), "--text", str(tmp_path / "x.txt")], capsys)
+    assert code == 0 and "acey-deucey" in (tmp_path / "x.txt").read_text()
