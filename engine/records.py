@@ -1,4 +1,4 @@
-"""Match records from the referee's events: Jellyfish ``.mat`` for GNU Backgammon, and text.
+"""Match records from the referee's events: Jellyfish ``.mat`` and SGF for GNU Backgammon, and text.
 
 Like ``chess.pgn``, this module does no I/O: it reads :class:`~engine.events.Event`
 streams (the journal's lines, see :mod:`engine.events`) and returns text; the caller
@@ -14,8 +14,10 @@ says what was taken back).
 BGBlitz import.  It replays the match through :class:`~engine.match.Match`, so a stream
 whose plays, cube actions or results the rules do not allow is refused with the event's
 index and the reason, and each play is written one checker step per die, as ``.mat`` wants
-(``25`` is the bar, ``0`` is off, no ``(2)``).  :func:`to_text` writes a readable record
-for any variant, including those GNU Backgammon cannot replay.
+(``25`` is the bar, ``0`` is off, no ``(2)``).  :func:`to_sgf` writes the same replay as
+GNU Backgammon's SGF (``GM[6]``).  :func:`to_text` writes a readable record for any variant,
+including those GNU Backgammon cannot replay.  :func:`events_from_selfplay` gives the events
+a referee would have emitted for a self-played match (benches, tests, demos).
 
 >>> from engine.events import Event
 >>> stream = [
@@ -180,7 +182,8 @@ class _Reader:
             raise RecordError(index, "the match is already over; export one match per file")
         game = self.game
         if game is None or game.is_over:
-            game = GameRecord(len(self.record.games) + 1, self.score)
+            number = game.number + 1 if game is not None else 1
+            game = GameRecord(number, self.score)
             self.record.games.append(game)
         return game
 

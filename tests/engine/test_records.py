@@ -195,6 +195,9 @@ def test_player_names_must_fit_the_header() -> None:
 def test_a_journal_resumed_in_the_middle_of_a_match() -> None:
     stream = [ev("match", length=5, variant="standard", opening="one-die-each"),
               ev("game", number=3, score=[2, 1], crawford=False), OPENING,
-              accepted("white", [3, 1], "8/5 6/5")]
+              accepted("white", [3, 1], "8/5 6/5"), ev("double", player="black", cube=2),
+              ev("drop", player="white", cube=1), ev("game-over", winner="black", points=1, kind="single"),
+              OPENING]  # the next game, with no game event before it
     mat = to_mat(stream)
-    assert " Game 3" in mat and " White : 2                       Black : 1" in mat
+    assert " Game 3\n White : 2                       Black : 1\n" in mat
+    assert mat.endswith(" Game 4\n White : 2                       Black : 2\n")
