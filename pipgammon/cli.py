@@ -30,6 +30,8 @@ from pipgammon.config_cli import add_commands as add_config_commands
 from pipgammon.lights_cli import LightsUsageError
 from pipgammon.lights_cli import add_commands as add_lights_commands
 from pipgammon.plans import PlanFileError
+from pipgammon.records_cli import RecordsUsageError
+from pipgammon.records_cli import add_commands as add_records_commands
 from pipgammon.vision_cli import VisionUsageError
 from pipgammon.vision_cli import add_commands as add_vision_commands
 
@@ -257,12 +259,13 @@ def build_parser() -> argparse.ArgumentParser:
     add_lights_commands(sub)
     add_bridge_commands(sub)
     add_config_commands(sub)
+    add_records_commands(sub)
     return parser
 
 
 #: What a command raises for bad input: each becomes one line on stderr and exit status 2.
 BAD_INPUT = (UsageError, EngineError, VisionUsageError, LightsUsageError, BridgeUsageError, PlanFileError,
-             ConfigError)
+             ConfigError, RecordsUsageError)
 
 
 def main(argv: Sequence[str] | None = None, out: IO[str] | None = None) -> int:

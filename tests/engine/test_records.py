@@ -1,0 +1,203 @@
+"""Exports of the referee's events: .mat and text, what they ignore, and what they refuse."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from engine.events import Event
+from engine.game import OpeningRule
+from engine.records import RecordError, events_from_selfplay, read_record, to_mat, to_text
+from engine.selfplay import self_play
+from engine.variants import VARIANTS
+
+
+def selfplay_events(seed: int = 3, length: int = 3, **kwargs: object) -> list[Event]:
+    return list(events_from_selfplay(self_play(random.Random(seed), length, **kwargs)))  # type: ignore[arg-type]
+
+
+def ev(name: str, /, **details: object) -> Event:
+    return Event(name, "", details)
+
+
+MATCH = ev("match", length=3, variant="standard", opening="one-die-each")
+OPENING = ev("opening", white=3, black=1, starter="white")
+
+
+def accepted(player: str, dice: list[int], move: str) -> Event:
+    return ev("accepted", player=player, dice=dice, move=move, position={})
+
+
+def test_the_record_of_a_selfplayed_match_has_its_games_results_and_score() -> None:
+    played = list(self_play(random.Random(5), 5))
+    record = read_record(events_from_selfplay(played))
+    final = played[-1][1]
+    assert len(record.games) == len(final.results)
+    assert [(g.winner, g.points) for g in record.games] == [(r.winner, r.points) for r in final.results]
+    assert record.score == final.score and record.winner == final.winner
+    plays = sum(1 for action, _ in played if action.kind == "play")
+    assert sum(e.kind == "roll" for g in record.games for e in g.entries) == plays
+
+
+def test_mat_layout_two_columns_cube_lines_and_the_result() -> None:
+    text = to_mat(selfplay_events(3, 3))
+    lines = text.splitlines()
+    assert lines[:4] == [" 3 point match", "", " Game 1", " White : 0                       Black : 0"]
+    assert any(re.fullmatch(r" +\d+\) \d\d: [0-9/* ]+ +\d\d: [0-9/* ]+", line) for line in lines)
+    assert any("Doubles => 2" in line for line in lines) and any("Takes" in line for line in lines)
+    assert lines[-1].strip() == "Wins 3 points and the match"
+    assert "bar" not in text and "off" not in text and "(" not in text.replace(")", "")
+    # Black's dice never touch White's play, however long it is ("25/23* 25/23 25/23 25/23").
+    assert not [line for line in lines if re.search(r"\S\d\d:", line)]
+
+
+def test_verdicts_are_ignored_and_an_undo_takes_the_play_back() -> None:
+    clean = selfplay_events(4, 3)
+    noisy: list[Event] = []
+    undone = 0
+    for event in clean:
+        if event.type == "roll":
+            noisy += [ev("void-roll", player="white", dice=[2, 2]), ev("reroll", player="black", dice=[6, 1])]
+        noisy.append(event)
+        if event.type == "accepted" and len(noisy) % 7 == 0:
+            # The player takes the play back and makes it again.
+            noisy += [ev("undo", player=event["player"]), ev("mode", mode="teach"),
+                      ev("illegal", player=event["player"], dice=event["dice"], points=[3]),
+                      ev("corrected", player=event["player"], to="start"), event]
+            undone += 1
+    assert undone > 5
+    assert to_mat(noisy) == to_mat(clean)
+    assert to_text(noisy).count("(taken back)") == undone
+
+
+def test_an_undone_play_replayed_differently_is_exported_as_replayed() -> None:
+    stream = [MATCH, OPENING, accepted("white", [3, 1], "24/21 24/23"), ev("undo", player="white"),
+              accepted("white", [3, 1], "8/5 6/5"), ev("roll", player="black", dice=[6, 4]),
+              accepted("black", [6, 4], "24/14")]
+    mat = to_mat(stream)
+    assert "31: 8/5 6/5" in mat and "24/21" not in mat and "64: 24/18 18/14" in mat
+    text = to_text(stream)
+    assert "3-1: 24/21 24/23  (taken back)" in text and "3-1: 8/5 6/5" in text
+    assert "(game unfinished)" in text
+
+
+def test_opening_ties_and_a_repeated_opening_roll_event() -> None:
+    stream = [MATCH, ev("game", number=1, score=[0, 0]), ev("opening", white=4, black=4, starter=None),
+              ev("opening", white=1, black=5, starter="black"), ev("roll", player="black", dice=[5, 1]),
+              accepted("black", [5, 1], "13/8 6/5")]
+    assert "  1)                             51: 13/8 6/5" in to_mat(stream).splitlines()
+    assert "White 4, Black 4: a tie, roll again" in to_text(stream)
+    with pytest.raises(RecordError, match=r"event 4: black rolls \(6, 1\) but the opening roll was"):
+        to_mat([*stream[:4], ev("roll", player="black", dice=[6, 1])])
+
+
+def test_a_journal_ending_before_a_play_leaves_the_roll_out_of_the_mat() -> None:
+    stream = [MATCH, OPENING, accepted("white", [3, 1], "8/5 6/5"), ev("roll", player="black", dice=[6, 4])]
+    mat = to_mat(stream)
+    assert mat.splitlines()[-1] == "  1) 31: 8/5 6/5"
+    assert "6-4: (play not finished)" in to_text(stream)
+
+
+def test_no_play_is_written_as_the_dice_alone() -> None:
+    stream = [MATCH, OPENING, accepted("white", [3, 1], "8/5 6/5"), ev("roll", player="black", dice=[6, 6]),
+              ev("no-play", player="black", dice=[6, 6])]
+    # Black cannot play 6-6 only if blocked; at the start it can, so the rules refuse this.
+    with pytest.raises(RecordError, match="event 4: game 1: '' is not a legal play for black"):
+        to_mat(stream)
+    played = selfplay_events(3, 3)
+    assert any(e.type == "no-play" for e in played)
+    assert re.search(r"\d\d:\s*$", to_mat(played), re.MULTILINE)
+    assert "(no legal play)" in to_text(played)
+
+
+def test_money_session() -> None:
+    events = []
+    for event in events_from_selfplay(self_play(random.Random(31), 0)):
+        events.append(event)
+        if sum(e.type == "game-over" for e in events) == 2:
+            break
+    mat = to_mat(events)
+    assert mat.startswith(" 0 point match\n") and "and the match" not in mat
+    assert "money session" in to_text(events) and "Score: White" in to_text(events)
+
+
+#: Variants whose turns differ most from the standard one: chosen doublets, open rolls, rolls that
+#: pass at once, stages handed to the opponent, bottom faces, a chosen roll, towers.
+TURNS = ("acey-deucey", "open-roll", "catch-me", "gioul", "french-1", "double-vs-free-choice", "doublets")
+
+
+def test_variants_have_a_text_record_and_only_standard_a_mat() -> None:
+    for name in ("standard", *TURNS):
+        variant = VARIANTS[name]
+        events = list(events_from_selfplay(self_play(random.Random(2), 1, variant=variant)))
+        text = to_text(events)
+        assert text.startswith(f"pipgammon record: {name}, 1-point match")
+        assert re.search(r"wins the match \d+-0$", text.strip()), name
+        if name != "standard":
+            with pytest.raises(RecordError, match=f"variant {name}: GNU Backgammon cannot replay it"):
+                to_mat(events)
+
+
+def test_starter_rolls_opening() -> None:
+    events = selfplay_events(21, 3, opening=OpeningRule.STARTER_ROLLS)
+    assert any(e.type == "starter" for e in events)
+    assert "starts" in to_text(events)
+    assert to_mat(events).count(" Game ") == sum(e.type == "game" for e in events)
+
+
+@pytest.mark.parametrize(
+    ("stream", "message"),
+    [
+        ([], "no match event"),
+        ([OPENING], "event 0: opening before the match event"),
+        ([MATCH, MATCH], "event 1: a second match event"),
+        ([MATCH, OPENING, accepted("white", [3, 1], "24/18")], "event 2: game 1: "),
+        ([MATCH, OPENING, accepted("white", [3, 1], "8/5 6/5"), ev("undo", player="black")],
+         "event 3: undo: black's accepted play is not the last thing recorded"),
+        ([MATCH, OPENING, accepted("white", [3, 1], "8/5 6/5"),
+          ev("game-over", winner="white", points=1, kind="single")],
+         "event 3: game-over says white wins 1; by the rules the game goes on"),
+        ([MATCH, OPENING, accepted("white", [3, 1], "8/5 6/5"), ev("double", player="black", cube=4)],
+         "event 3: black doubles to 4 but the cube is at 1"),
+        ([MATCH, OPENING, ev("roll", player="black", dice=[7, 1])], "event 2: roll: dice must be"),
+        ([MATCH, OPENING, accepted("white", [3, 1], "8/5 6/5"), ev("double", player="black", cube=2),
+          ev("drop", player="white", cube=1), ev("game-over", winner="black", points=1, kind="single"),
+          ev("game", number=2, score=[1, 0])],
+         "event 6: game 2 begins at 1-0 but the games recorded add up to 0-1"),
+        ([MATCH, OPENING, ev("roll", player="white", dice=[3, 1])], None),
+        ([MATCH, OPENING, accepted("white", [3, 1], "8/5 6/5"), ev("double", player="black", cube=2),
+          ev("drop", player="white", cube=1), ev("game-over", winner="black", points=1, kind="single",
+                                                  score=[1, 0])],
+         "event 5: game-over says the score is 1-0, the games recorded add up to 0-1"),
+        ([MATCH, ev("match-over", winner="white", score=[3, 0])], "event 1: match-over says 3-0"),
+        ([MATCH, OPENING, accepted("white", [3, 1], "8/5 6/5"), ev("roll", player="black", dice=[6, 4]),
+          ev("double", player="white", cube=2)],
+         "event 3: black's roll of \\(6, 4\\) has no play, but the game goes on"),
+    ],
+)
+def test_streams_that_cannot_be_exported_name_the_event(stream: list[Event], message: str | None) -> None:
+    if message is None:  # not refused: the opening's dice announced again as the starter's roll
+        assert to_mat(stream).endswith(" Game 1\n White : 0                       Black : 0\n")
+        return
+    with pytest.raises(RecordError, match=message):
+        to_mat(stream)
+
+
+def test_player_names_must_fit_the_header() -> None:
+    stream = [MATCH, OPENING, accepted("white", [3, 1], "8/5 6/5")]
+    assert " Ann : 0" in to_mat(stream, players=("Ann", "Bob"))
+    with pytest.raises(RecordError, match="one line without ':'"):
+        to_mat(stream, players=("A:n", "Bob"))
+
+
+def test_a_journal_resumed_in_the_middle_of_a_match() -> None:
+    stream = [ev("match", length=5, variant="standard", opening="one-die-each"),
+              ev("game", number=3, score=[2, 1], crawford=False), OPENING,
+              accepted("white", [3, 1], "8/5 6/5"), ev("double", player="black", cube=2),
+              ev("drop", player="white", cube=1), ev("game-over", winner="black", points=1, kind="single"),
+              OPENING]  # the next game, with no game event before it
+    mat = to_mat(stream)
+    assert " Game 3\n White : 2                       Black : 1\n" in mat
+    assert mat.endswith(" Game 4\n White : 2                       Black : 2\n")
