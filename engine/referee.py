@@ -142,6 +142,26 @@ def _lifted_from(placed: Visible, seen: Visible) -> int | str | None:
     return None
 
 
+def _further(other: Position, this: Position, mover: Player, track: tuple[int, ...]) -> bool:
+    """Whether ``other`` could be ``this`` with some of ``mover``'s checkers moved on (so
+    ``this`` may be a move half made).  Compares, for each distance from home, how many of
+    the mover's checkers are at least that close (borne off counts closest)."""
+    if other == this:
+        return False
+    sign = 1 if mover is Player.WHITE else -1
+    near_other, near_this = other.off[mover], this.off[mover]
+    ahead = near_other > near_this
+    if near_other < near_this:
+        return False
+    for point in track:
+        near_other += max(other.points[point - 1] * sign, 0)
+        near_this += max(this.points[point - 1] * sign, 0)
+        if near_other < near_this:
+            return False
+        ahead = ahead or near_other > near_this
+    return ahead
+
+
 def _position_json(position: Position) -> dict[str, Any]:
     return {
         "points": list(position.points),
@@ -268,7 +288,10 @@ class Referee:
             if game.phase is Phase.DOUBLED and game.turn is not None:
                 self._emit(out, "take", frame, player=game.turn.opponent.label, cube=game.cube.value * 2)
             elif self._is_playing() and self._scene is not None:
-                self._judge(self._scene, frame, out, by="button", final=True)
+                if _scene_visible(self._scene) == _visible(game.position) and self._illegal is None:
+                    self._note = "nothing has moved yet"  # a press before the first checker moves
+                else:
+                    self._judge(self._scene, frame, out, by="button", final=True)
             if self._scene is not None:
                 for _ in range(12):
                     if not self._step(self._scene, frame, out):
@@ -322,10 +345,6 @@ class Referee:
             player = Player.from_label(d["player"])
             dice = [int(v) for v in d["dice"]]
             self._match = match.roll_dice(player, Roll(dice[0], dice[1]))
-            # Each side has one pair of dice: a roll read means the roller's old dice were
-            # picked up, and the opponent's from an earlier turn are forgotten (still lying
-            # there, they read as a throw out of turn: a reminder to clear them).
-            self._in_use = {"white": (), "black": ()}
             if d.get("source", "dice") != "fixed":
                 self._in_use[player.label] = tuple(sorted(dice))
                 self._roll_dice = tuple((player.label, v) for v in dice)
@@ -337,6 +356,8 @@ class Referee:
             dice = [int(v) for v in d["dice"]]
             self._match = match.announce(player, Roll(dice[0], dice[1]))
             self._in_use[player.label] = tuple(sorted(dice))
+            # After a one-die-each opening the announcer's opening die is theirs again.
+            self._roll_dice = tuple(die for die in self._roll_dice if die[0] != player.label)
         elif kind == "doublet":
             self._snapshot(match)
             self._match = match.choose_doublet(Player.from_label(d["player"]), int(d["value"]))
@@ -421,15 +442,18 @@ class Referee:
     # -- deciding ------------------------------------------------------------------
 
     def _track_dice(self, scene: Scene) -> None:
-        """Forget dice read earlier that are no longer on the board."""
-        present = Counter((c, v) for c, v, _ in scene.dice)
+        """Forget dice read earlier that are no longer on the board.
+
+        Each side has one pair of dice.  So while a colour shows some of the dice read
+        earlier and nothing else, those are the old dice (being picked up); any other
+        value of that colour means the pair was thrown again, and all of it is new."""
         for colour in ("white", "black"):
-            kept = []
-            for value in self._in_use[colour]:
-                if present[(colour, value)] > 0:
-                    present[(colour, value)] -= 1
-                    kept.append(value)
-            self._in_use[colour] = tuple(kept)
+            seen = Counter(v for c, v, _ in scene.dice if c == colour)
+            old = Counter(self._in_use[colour])
+            if all(old[value] >= count for value, count in seen.items()):
+                self._in_use[colour] = tuple(sorted(seen.elements()))
+            else:
+                self._in_use[colour] = ()
         if self._ignored and not _contains(scene.dice, self._ignored):
             self._ignored = ()
 
@@ -627,9 +651,11 @@ class Referee:
             # The end signal.  The board may look like a lifted checker: a checker borne off
             # is one fewer on its point, just as a lifted one is.
             return self._judge(scene, frame, out, by="dice", final=True)
-        if self._illegal is not None or self._replay or game.fixed is not None:
+        if self._illegal is not None or self._replay:
             # Every stable board is judged now; a lifted checker is only flagged if it is not
-            # itself a legal result (a bear-off looks the same).
+            # itself a legal result (a bear-off looks the same).  (Fixed roll has no dice to
+            # pick up after the opening: its turns end by the button alone, as a try that
+            # happens to be a legal result must not end a turn.)
             return self._judge(scene, frame, out, by="scene",
                                final=self._illegal is not None and self._lifted is None)
         return False
@@ -644,9 +670,10 @@ class Referee:
         seen = _scene_visible(scene)
         lifted = _lifted_from(self._placed, seen) if self._placed is not None else None
         self._lifted = lifted
+        # A checker borne off looks like a lifted one: every board seen may end a stage.
+        self._trajectory.add(seen)
         if lifted is None:
             self._placed = seen
-            self._trajectory.add(seen)
 
     def _dice(self) -> list[int]:
         """The roll being played, as the accepted event gives it: the opening starter's die first."""
@@ -723,6 +750,13 @@ class Referee:
         if fitting:
             fitting.sort(key=lambda item: (item[0], item[1]))
             chosen = fitting[0][2]
+            if by == "scene" and any(_further(line.result, chosen.result, chosen.last.player,
+                                              game.variant.rules.track(chosen.last.player))
+                                     for line in lines):
+                # No end signal, and the board is also half of a longer legal play (3/off
+                # with 5-1 is both 3/2/off and the first half of 3/off 1/off): wait.
+                self._note = "press end-turn when the move is done"
+                return False
             others = sorted({m for _, m, _ in fitting[1:]} - {chosen.moves})
             if self._illegal is not None:
                 self._emit(out, "corrected", frame, player=player.label, to="legal")
