@@ -374,7 +374,8 @@ class Referee:
                 play = plays[0]
             self._match = match.play(player, play)
             self._illegal = None
-            self._replay = False
+            if kind == "accepted":
+                self._replay = False  # (a stage with no play leaves a replay going)
             self._verdict = event
             if d.get("by") == "dice":
                 for colour, value in self._roll_dice:
@@ -757,7 +758,10 @@ class Referee:
                 # with 5-1 is both 3/2/off and the first half of 3/off 1/off): wait.
                 self._note = "press end-turn when the move is done"
                 return False
-            others = sorted({m for _, m, _ in fitting[1:]} - {chosen.moves})
+            # Unsure: no exact fit (each fitting result hides checkers in a stack), or more
+            # than one exact fit (results the camera cannot tell apart: pools, pins, doublets).
+            best = fitting[0][0]
+            others = sorted({m for hidden, m, _ in fitting[1:] if best or not hidden} - {chosen.moves})
             if self._illegal is not None:
                 self._emit(out, "corrected", frame, player=player.label, to="legal")
             self._accept(chosen, frame, out, by, others)

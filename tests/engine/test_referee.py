@@ -35,7 +35,7 @@ END_TURN = ButtonEvent(Button.END_TURN)
 TAKE_BACK = ButtonEvent(Button.TAKE_BACK)
 #: The event types a self-play action predicts (the rest are the referee's own remarks).
 VERDICTS = ("opening", "starter", "roll", "announce", "doublet", "accepted", "no-play", "double", "take",
-            "drop", "game-over", "match-over", "game", "illegal", "corrected")
+            "drop", "game-over", "match-over", "game", "illegal", "corrected", "undo")
 
 Input = Scene | ButtonEvent
 
@@ -117,7 +117,7 @@ def _wrong_board(start: Position, play: Play, roll: Roll, rng: random.Random) ->
 
 def build_script(seed: int, variant: Variant = STANDARD, length: int = 3,
                  opening: OpeningRule = OpeningRule.ONE_DIE_EACH, *, tries: bool = True,
-                 presses: bool = True, inject: float = 0.0) -> Script:
+                 presses: bool = True, inject: float = 0.0, undo: float = 0.0) -> Script:
     """A scene script of a whole self-played match (see the module docstring)."""
     rng = random.Random(seed)
     script = Script(variant)
@@ -250,6 +250,15 @@ def build_script(seed: int, variant: Variant = STANDARD, length: int = 3,
                         board.set(play.result)
                         show(board.scene())
                     script.expected.append(accepted)
+                elif undo and play.steps and match.results == previous.results and rng.random() < undo:
+                    show(TAKE_BACK)  # taken back before the opponent rolls, and played again
+                    script.expected.append(("undo", play.player.label, None))
+                    board.set(game.position)
+                    show(board.scene())
+                    board.set(play.result)
+                    show(board.scene())
+                    show(END_TURN)  # in case the board alone is not clear (half of a longer play)
+                    script.expected.append(("accepted", play.player.label, play.notation))
             if len(match.results) > len(previous.results):
                 expect("game-over", action.result.winner if action.result else None)
         if kind == "drop":
@@ -625,7 +634,8 @@ def _state(referee: Referee) -> tuple[object, ...]:
 
 @pytest.mark.parametrize("seed", range(3))
 def test_a_referee_resumed_from_any_prefix_of_its_events_is_in_the_same_state(seed: int) -> None:
-    script = build_script(seed + 10, length=3)
+    script = build_script(seed + 10, length=3, inject=0.1, undo=0.1)
+    assert ("undo" in {e[0] for e in script.expected}) and ("illegal" in {e[0] for e in script.expected})
     referee = Referee(RefereeConfig(match_to=3))
     referee.start()
     rng = random.Random(seed)
@@ -638,6 +648,7 @@ def test_a_referee_resumed_from_any_prefix_of_its_events_is_in_the_same_state(se
         if rng.random() < 0.08:
             checkpoints.append((index, referee.events, _state(referee), referee.status))
     assert len(checkpoints) > 10
+    assert verdicts(list(referee.events)) == script.expected  # undo and corrections included
     for index, events, state, _status in checkpoints:
         resumed = Referee.resume(RefereeConfig(), events)
         assert _state(resumed) == state
@@ -670,7 +681,10 @@ def test_events_round_trip_through_json_and_keep_their_keys() -> None:
 # -- every variant ----------------------------------------------------------------------
 
 
-def _doublets_seen(found: list[tuple[str, str | None, str | None]]) -> list[tuple[str, str | None, str | None]]:
+Verdict = tuple[str, str | None, str | None]
+
+
+def _doublets_seen(found: list[Verdict]) -> list[Verdict]:
     """A chosen doublet that cannot be played leaves the board as it was, whichever it was:
     the camera cannot tell, so its value is not compared."""
     return [(kind, player, None if kind == "doublet" and (following[0] == "no-play" or detail == "?")
@@ -694,3 +708,22 @@ def test_every_variant_game_is_refereed_end_to_end(name: str) -> None:
     assert referee.match.is_over and events[-1].type == "match-over"
     # The journal alone brings a referee back to the end of the game.
     assert Referee.resume(RefereeConfig(), events).match == referee.match
+
+
+def test_a_stacked_point_prefers_the_result_that_fits_exactly_and_says_when_unsure() -> None:
+    # White 5-1 bearing off: 3/off 1/off leaves 6 on point 24, 3/off (3/2/off) leaves 7.
+    position = Position.from_text("W 22:1 23:5 24:7 | B 4:1 2:4 1:5")
+    dice = (("white", 5, False), ("white", 1, False))
+    for seen, move, unsure in ((6, "3/off 1/off", []), (5, "3/off 1/off", ["3/off"])):
+        referee = Referee()
+        referee.start()
+        referee.see(Scene.of(Position.start(), dice=(("white", 3, False), ("black", 1, False))))
+        referee._match = _at(referee.match, position, Player.WHITE)
+        referee.see(Scene.of(position, dice=dice))
+        points = list(position.points)
+        points[22 - 1] = 0
+        points[24 - 1] = seen  # a second layer on 24: the camera counts at least this many
+        event = referee.see(Scene(tuple(points), stacked=(24,)))[0]
+        assert (event.type, event["move"], event.details.get("ambiguous", [])) == ("accepted", move, unsure)
+        if unsure:
+            assert "or 3/off?" in referee.status
