@@ -220,6 +220,7 @@ class Referee:
         self._undo_player: Player | None = None
         self._judged = False  # a verdict of this roll was given (the undo snapshot is taken)
         self._roll_dice: tuple[tuple[str, int], ...] = ()
+        self._opening_dice: tuple[int, int] | None = None  # the one-die-each opening being played
         # -- rebuilt by scenes: dice read and still on the board, dice to ignore --
         self._in_use: dict[str, tuple[int, ...]] = {"white": (), "black": ()}
         self._ignored: tuple[tuple[str, int, bool], ...] = ()
@@ -227,6 +228,7 @@ class Referee:
         self._scene: Scene | None = None
         self._placed: Visible | None = None
         self._lifted: int | str | None = None
+        self._flagged: Scene | None = None  # the scene an illegal verdict was given on
         self._trajectory: set[Visible] = set()
         self._trajectory_of: Match | None = None
         self._note = ""  # amber remark (a die of no colour, a cube that may not move)
@@ -317,8 +319,11 @@ class Referee:
         if kind == "match":
             variant = find_variant(str(d["variant"]))
             opening = _rule(OpeningChoice(d["opening"]))
-            self._match = Match.new(int(d["length"]), opening, jacoby=bool(d.get("jacoby", False)),
-                                    variant=variant)
+            jacoby = bool(d.get("jacoby", False))
+            self._match = Match.new(int(d["length"]), opening, jacoby=jacoby, variant=variant)
+            # The journal's match, not the caller's config, says how this match is played.
+            self.config = replace(self.config, variant=variant, match_to=int(d["length"]),
+                                  opening=OpeningChoice(d["opening"]), jacoby=jacoby)
             self._started, self._games, self._awaiting_setup = True, 0, False
             self._reset_turn()
             return
@@ -337,6 +342,7 @@ class Referee:
             self._in_use = {"white": (white,), "black": (black,)}
             self._roll_dice = (("white", white), ("black", black))
             self._new_roll()
+            self._opening_dice = (white, black)
         elif kind == "starter":
             if game.opening is not OpeningRule.STARTER_ROLLS:  # auto: the dice named the rule
                 match = replace(match, game=replace(game, opening=OpeningRule.STARTER_ROLLS))
@@ -418,6 +424,7 @@ class Referee:
             self._judged = True
 
     def _new_roll(self) -> None:
+        self._opening_dice = None
         self._illegal = None
         self._replay = False
         self._verdict = None
@@ -652,6 +659,8 @@ class Referee:
             # The end signal.  The board may look like a lifted checker: a checker borne off
             # is one fewer on its point, just as a lifted one is.
             return self._judge(scene, frame, out, by="dice", final=True)
+        if self._illegal is not None and scene == self._flagged:
+            return False  # just judged: the same board again says nothing new (no instant "corrected")
         if self._illegal is not None or self._replay:
             # Every stable board is judged now; a lifted checker is only flagged if it is not
             # itself a legal result (a bear-off looks the same).  (Fixed roll has no dice to
@@ -682,11 +691,9 @@ class Referee:
         roll = game.roll
         if roll is None:
             return []
-        if len(self._roll_dice) == 2 and self._roll_dice[0][0] != self._roll_dice[1][0]:
-            starter = game.turn
-            by_colour = dict(self._roll_dice)
-            if starter is not None and roll.first != roll.second:
-                return [by_colour[starter.label], by_colour[starter.opponent.label]]
+        if self._opening_dice is not None and game.turn is not None and roll.first != roll.second:
+            by_colour = {"white": self._opening_dice[0], "black": self._opening_dice[1]}
+            return [by_colour[game.turn.label], by_colour[game.turn.opponent.label]]
         return [roll.first, roll.second]
 
     def _plays(self) -> list[Play]:
@@ -766,8 +773,7 @@ class Referee:
                 self._emit(out, "corrected", frame, player=player.label, to="legal")
             self._accept(chosen, frame, out, by, others)
             return True
-        start = _visible(game.position)
-        if self._illegal is not None and _scene_visible(scene) == start:
+        if self._illegal is not None and _fit(scene, game.position)[0]:
             self._emit(out, "corrected", frame, player=player.label, to="start")
             self._trajectory_of = None
             return True
@@ -786,6 +792,7 @@ class Referee:
         if (self._illegal is not None and self._illegal["points"] == points
                 and self._illegal.details.get("bar", False) == bar and by != "button"):
             return False  # the same error, still there
+        self._flagged = scene
         self._emit(out, "illegal", frame, player=game.progress.mover.label, dice=self._dice(), points=points,
                    bar=bar, nearest=nearest, by=by)
         return True
@@ -957,7 +964,7 @@ class Referee:
                     continue
                 start, end = step.board_points(play.player, track)
                 for path in paths:
-                    if path[-1] == start and start not in ("off",):
+                    if path[-1] == start:
                         path.append(end)
                         break
                 else:

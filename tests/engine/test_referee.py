@@ -706,6 +706,14 @@ def test_every_variant_game_is_refereed_end_to_end(name: str) -> None:
     assert _doublets_seen(got) == _doublets_seen(want)
     assert not [e for e in events if e.type in ("illegal", "void-roll", "reroll")]
     assert referee.match.is_over and events[-1].type == "match-over"
+    if name == "gioul":  # the opponent played stages the roller could not (the hand-over)
+        roller, handed = None, 0
+        for event in events:
+            if event.type == "roll":
+                roller = event["player"]
+            elif event.type == "accepted" and event["player"] != roller:
+                handed += 1
+        assert handed > 0
     # The journal alone brings a referee back to the end of the game.
     assert Referee.resume(RefereeConfig(), events).match == referee.match
 
@@ -727,3 +735,20 @@ def test_a_stacked_point_prefers_the_result_that_fits_exactly_and_says_when_unsu
         assert (event.type, event["move"], event.details.get("ambiguous", [])) == ("accepted", move, unsure)
         if unsure:
             assert "or 3/off?" in referee.status
+
+
+def test_dice_picked_up_before_moving_is_flagged_once_then_played() -> None:
+    referee, _ = _opened()
+    events = referee.see(Scene.of(Position.start()))
+    assert [e.type for e in events] == ["illegal"]  # not at once "corrected": nothing was changed
+    assert referee.see(Scene.of(Position.start())) == []
+    events = referee.see(Scene.of(_result("8/5 6/5")))
+    assert [e.type for e in events] == ["corrected", "accepted"]
+
+
+def test_a_resumed_referee_plays_by_the_journal_not_the_config_given() -> None:
+    referee = Referee(RefereeConfig(opening=OpeningChoice.ONE_DIE_EACH, match_to=5))
+    journal = referee.start()
+    resumed = Referee.resume(RefereeConfig(), journal)
+    assert resumed.config.opening is OpeningChoice.ONE_DIE_EACH and resumed.match.length == 5
+    assert resumed.see(Scene.of(Position.start(), dice=(("black", 6, False), ("black", 2, False)))) == []
