@@ -269,13 +269,13 @@ class Referee:
         out: list[Event] = []
         self._note = ""
         self._track_dice(scene)
-        for _ in range(12):  # each pass handles one step (a take, then the roll, ...)
-            if not self._step(scene, frame, out):
-                break
+        self._settle(scene, frame, out)
         self._scene = scene
         return out
 
     def press(self, button: ButtonEvent, frame: str = "") -> list[Event]:
+        """Decide what a button press means: end-turn (judge the board, or take a double),
+        take-back (undo the last play until the opponent rolls), mode (play, teach, record)."""
         out: list[Event] = []
         game = self._match.game
         if button.button is Button.MODE:
@@ -295,9 +295,7 @@ class Referee:
                 else:
                     self._judge(self._scene, frame, out, by="button", final=True)
             if self._scene is not None:
-                for _ in range(12):
-                    if not self._step(self._scene, frame, out):
-                        break
+                self._settle(self._scene, frame, out)
         return out
 
     # -- event sourcing ------------------------------------------------------------
@@ -481,6 +479,12 @@ class Referee:
             else:
                 fresh.append(die)
         return fresh
+
+    def _settle(self, scene: Scene, frame: str, out: list[Event]) -> None:
+        """Decide until the scene says nothing more (a take, then the roll it came with, ...)."""
+        for _ in range(12):  # a scene can carry a few steps, never a dozen
+            if not self._step(scene, frame, out):
+                break
 
     def _step(self, scene: Scene, frame: str, out: list[Event]) -> bool:
         """Handle the scene in the current state; True when an event was decided."""
