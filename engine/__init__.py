@@ -25,6 +25,7 @@ from engine.movegen import LegalPlays, legal_plays
 from engine.play import Play
 from engine.player import Player
 from engine.position import Position
+from engine.referee import Mode, OpeningChoice, Referee, RefereeConfig, RefereeError
 from engine.result import GameResult, ResultKind
 from engine.step import BAR, OFF, Step
 from engine.variants import VARIANTS, Variant, find_variant
@@ -51,7 +52,9 @@ __all__ = [
     "LightPlanError",
     "Match",
     "MatchKey",
+    "Mode",
     "NotationError",
+    "OpeningChoice",
     "OpeningRule",
     "Pattern",
     "Phase",
@@ -60,6 +63,9 @@ __all__ = [
     "Position",
     "PositionError",
     "Press",
+    "Referee",
+    "RefereeConfig",
+    "RefereeError",
     "ResultKind",
     "Roll",
     "Step",

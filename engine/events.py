@@ -12,24 +12,34 @@ type                    keys besides ``type`` and ``frame``
 ``game``                ``number`` (1, 2, ...), ``score`` [white, black], ``crawford``
 ``opening``             ``white``, ``black`` (one die each); ``starter`` (player or null: a tie)
 ``starter``             ``player`` (Classic Line: the starter rolls their own two dice)
-``roll``                ``player``, ``dice`` [a, b]
+``roll``                ``player``, ``dice`` [a, b]; ``source`` (``dice``; ``announced``: open
+                        roll, rolled last turn; ``fixed``: fixed roll, no dice thrown)
 ``accepted``            ``player``, ``dice``, ``move`` (gnubg notation, seen by the mover),
-                        ``position`` {``points``, ``bar``, ``off``} after the play, ``stage``
-``no-play``             ``player``, ``dice``
+                        ``position`` {``points``, ``bar``, ``off``} after the play, ``stage``;
+                        ``by`` (the end signal: ``dice`` picked up, ``button``, or ``scene``:
+                        a legal board after a correction or a take-back); ``position_id``
+                        (seen by the opponent) and ``match_id`` where the variant fits gnubg's
+                        IDs (no ``match_id`` when the play ends the game); ``ambiguous``
+                        (other moves the board fits as well: stacks, hidden pools or pins)
+``no-play``             ``player``, ``dice``; ``stage``
 ``illegal``             ``player``, ``dice``, ``points`` (board points that differ from the
-                        nearest legal result), ``nearest`` (that result's move)
+                        nearest legal result), ``nearest`` (that result's move); ``bar`` (true
+                        when the bar differs too), ``by`` (as in ``accepted``)
 ``corrected``           ``player``, ``to`` (``legal`` or ``start``)
-``void-roll``           ``player`` (who rolled out of turn), ``dice``
-``reroll``              ``player``, ``dice`` (a die was cocked)
+``void-roll``           ``player`` (who rolled out of turn), ``dice``; ``seen`` [[colour, value,
+                        cocked], ...] (the dice ignored until picked up), ``reason``
+``reroll``              ``player``, ``dice`` (a die was cocked); ``seen`` as in ``void-roll``
 ``announce``            ``player``, ``dice`` (open roll: the opponent's dice for next turn)
 ``doublet``             ``player``, ``value`` (a chosen doublet)
 ``double``              ``player`` (the doubler), ``cube`` (the value offered)
 ``take``                ``player`` (the taker), ``cube``
 ``drop``                ``player`` (who dropped), ``cube`` (the value before the double)
-``undo``                ``player`` (whose accepted play was taken back)
+``undo``                ``player`` (whose accepted play was taken back: every accepted,
+                        no-play, doublet and game-over since that roll is void)
 ``mode``                ``mode`` (``play``, ``teach`` or ``record``)
 ``game-over``           ``winner``, ``points``, ``kind`` (``single``, ``gammon``,
-                        ``backgammon``), ``cube``, ``score`` [white, black] after it
+                        ``backgammon``), ``cube``, ``score`` [white, black] after it;
+                        ``dropped``, ``reason`` (a variant's early end, else "")
 ``match-over``          ``winner``, ``score``
 ======================  =====================================================================
 
