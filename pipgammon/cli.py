@@ -27,11 +27,15 @@ from pipgammon.bridge_cli import BridgeUsageError
 from pipgammon.bridge_cli import add_commands as add_bridge_commands
 from pipgammon.config import ConfigError
 from pipgammon.config_cli import add_commands as add_config_commands
+from pipgammon.demo import add_commands as add_demo_commands
+from pipgammon.frames import FrameSourceError
 from pipgammon.lights_cli import LightsUsageError
 from pipgammon.lights_cli import add_commands as add_lights_commands
 from pipgammon.plans import PlanFileError
 from pipgammon.records_cli import RecordsUsageError
 from pipgammon.records_cli import add_commands as add_records_commands
+from pipgammon.replay import ReplayError
+from pipgammon.replay import add_commands as add_replay_commands
 from pipgammon.vision_cli import VisionUsageError
 from pipgammon.vision_cli import add_commands as add_vision_commands
 
@@ -260,12 +264,14 @@ def build_parser() -> argparse.ArgumentParser:
     add_bridge_commands(sub)
     add_config_commands(sub)
     add_records_commands(sub)
+    add_replay_commands(sub)
+    add_demo_commands(sub)
     return parser
 
 
 #: What a command raises for bad input: each becomes one line on stderr and exit status 2.
 BAD_INPUT = (UsageError, EngineError, VisionUsageError, LightsUsageError, BridgeUsageError, PlanFileError,
-             ConfigError, RecordsUsageError)
+             ConfigError, RecordsUsageError, ReplayError, FrameSourceError)
 
 
 def main(argv: Sequence[str] | None = None, out: IO[str] | None = None) -> int:

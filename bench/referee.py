@@ -1,0 +1,327 @@
+"""The referee over whole synthetic games: wrong verdicts, flagged errors, latency, crash safety.
+
+    python bench/referee.py [--games 20] [--kills 100] [--keep DIR]
+
+Each game (seeds from 6,000,000: no test uses them) is engine self-play scripted as the
+camera sees it, with injected illegal plays and their corrections, tried-and-taken-back
+moves, lifted checkers, cocked dice, rolls out of turn, the cube and end-turn presses
+(vision/synthetic_game.py).  The script's truth is the list of events a perfect referee
+emits.  Each game is refereed twice:
+
+- **logic**: the script's stable scenes straight into the referee (no camera), which
+  measures the referee alone;
+- **pipeline**: the frames rendered and written to disk, then `pipgammon replay`'s pipeline
+  (vision, referee, journal, export) over them, which is what the issue's target is about.
+
+Printed per pass: turns judged, wrong verdicts (an illegal play accepted, a legal play
+rejected, a play recorded with another move than the one made), injected errors flagged
+with the right points, other differences from the truth, and for standard games whether
+GNU Backgammon imports the `.mat` with every move and the final score.  Then the latency
+from the stable end-of-turn scene to the journaled verdict (median and p99; target
+<= 150 ms), and the crash test: `pipgammon replay` killed with SIGKILL at ``--kills``
+random moments and resumed with ``--resume`` each time; every journal must load, hold a
+prefix of the uninterrupted run's events (nothing lost, nothing written twice), and end
+equal to it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import os
+import random
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import cv2
+from vision.synthetic_game import GameScript, Press, Still, script_game, write_stills
+
+from engine.dice import Roll
+from engine.events import Event
+from engine.movegen import legal_plays
+from engine.player import Player
+from engine.position import Position
+from engine.referee import Mode, OpeningChoice, Referee, RefereeConfig
+from engine.variants import find_variant
+from pipgammon.journal import load
+from pipgammon.replay import Replay, export
+from vision.calibration import calibrate
+from vision.outline import find_corners
+
+ORACLE = Path(__file__).resolve().parents[1] / "tests" / "oracle"
+SIDE = {Player.WHITE: "X", Player.BLACK: "O"}  # gnubg's left and right columns
+FIRST_SEED = 6_000_000
+#: (variant, match length, opening) in turn: standard matches with both openings, and the
+#: variants the synthetic games can show.
+PLAN = [("standard", 1, "one-die-each"), ("standard", 3, "starter-rolls"), ("eureka", 1, "one-die-each"),
+        ("standard", 3, "one-die-each"), ("backwards", 1, "one-die-each"), ("standard", 1, "starter-rolls"),
+        ("straight", 1, "one-die-each"), ("no-hitting", 1, "one-die-each"), ("reverse", 1, "one-die-each"),
+        ("old-britain", 1, "one-die-each")]
+#: The events compared with the truth, and what of each is compared.
+JUDGED = ("opening", "starter", "roll", "no-play", "accepted", "illegal", "corrected", "reroll", "void-roll",
+          "double", "take", "drop", "game-over", "match-over")
+
+
+def key(event: Event) -> tuple[Any, ...]:
+    d = event.details
+    dice = tuple(sorted(d.get("dice", []), reverse=True))
+    if event.type == "accepted":
+        return ("accepted", d["player"], dice, d["move"])
+    if event.type == "illegal":
+        return ("illegal", d["player"], dice, tuple(d["points"]))
+    if event.type in ("game-over", "match-over"):
+        return (event.type, d["winner"], d.get("points"), d.get("kind"))
+    if event.type == "opening":
+        return ("opening", d["white"], d["black"])
+    if event.type in ("double", "take", "drop"):
+        return (event.type, d["player"], d["cube"])
+    return (event.type, d.get("player"), dice)
+
+
+def compare(truth: list[Event], got: list[Event]) -> Counter[str]:
+    """Wrong verdicts and other differences between the truth and what the referee said."""
+    want = [key(e) for e in truth if e.type in JUDGED]
+    said = [key(e) for e in got if e.type in JUDGED]
+    counts: Counter[str] = Counter()
+    counts["turns"] = sum(k[0] in ("accepted", "no-play") for k in want)
+    counts["injected"] = sum(k[0] == "illegal" for k in want)
+    matcher = difflib.SequenceMatcher(a=want, b=said, autojunk=False)
+    for op, a0, a1, b0, b1 in matcher.get_opcodes():
+        if op == "equal":
+            counts["flagged"] += sum(k[0] == "illegal" for k in want[a0:a1])
+            continue
+        for k in said[b0:b1]:
+            if k[0] == "accepted":
+                counts["wrong: accepted a play not made, or an illegal one"] += 1
+            elif k[0] == "illegal":
+                counts["wrong: rejected a legal play"] += 1
+            else:
+                counts[f"extra {k[0]}"] += 1
+        for k in want[a0:a1]:
+            if k[0] not in ("accepted", "illegal"):
+                counts[f"missing {k[0]}"] += 1
+            elif k[0] == "illegal":
+                counts["injected error not flagged"] += 1
+    counts["wrong verdicts"] = (counts["wrong: accepted a play not made, or an illegal one"]
+                                + counts["wrong: rejected a legal play"])
+    return counts
+
+
+def config_of(script: GameScript, mode: Mode = Mode.PLAY) -> RefereeConfig:
+    return RefereeConfig(variant=find_variant(script.variant), match_to=script.match_to,
+                         opening=OpeningChoice(script.opening), mode=mode)
+
+
+def logic(script: GameScript) -> list[Event]:
+    """The script's stable scenes and presses straight into the referee."""
+    referee = Referee(config_of(script))
+    events = referee.start("")
+    last = None
+    for i, beat in enumerate(script.beats):
+        if isinstance(beat, Still):
+            if beat.scene != last:
+                events += referee.see(beat.scene, str(i))
+            last = beat.scene
+        elif isinstance(beat, Press):
+            events += referee.press(beat.button, str(i))
+    return events
+
+
+def expected_games(events: list[Event]) -> list[list[tuple[Any, ...]]]:
+    """Each game's moves (side, sorted dice, sorted steps) and cube actions, from our events, the
+    steps found by parsing each accepted move from the position before it."""
+    games: list[list[tuple[Any, ...]]] = []
+    position = Position.start()
+    for event in events:
+        d = event.details
+        if event.type == "game":
+            games.append([])
+            position = Position.start()
+        elif event.type in ("accepted", "no-play"):
+            player = Player.from_label(d["player"])
+            dice = sorted(d["dice"])
+            steps: list[tuple[int, int]] = []
+            if event.type == "accepted" and d["move"]:
+                play = legal_plays(position, player, Roll(*d["dice"])).parse(d["move"])
+                steps = sorted((step.start, step.end) for step in play.steps)
+                position = play.result
+            games[-1].append((SIDE[player], "move", dice, steps))
+        elif event.type in ("double", "take", "drop"):
+            games[-1].append((SIDE[Player.from_label(d["player"])], event.type))
+    return games
+
+
+def gnubg_round_trip(mat: Path, events: list[Event], work: Path) -> str:
+    """'ok' when gnubg, run as a separate program, imports the .mat with every move, cube action
+    and the final score of our events; else what differs."""
+    binary = shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
+    if binary is None:
+        return "gnubg is not installed"
+    source, sink = work / "gnubg.in", work / "gnubg.out"
+    source.write_text(json.dumps({"path": str(mat), "format": "mat", "jacoby": False}) + "\n")
+    env = dict(os.environ, PIPGAMMON_ORACLE_IN=str(source), PIPGAMMON_ORACLE_OUT=str(sink), HOME=str(work))
+    done = subprocess.run([binary, "-t", "-q", "-p", str(ORACLE / "gnubg_import_match.py")], env=env,
+                          cwd=work, capture_output=True, text=True, timeout=600, check=False)
+    if done.returncode != 0 or not sink.exists():
+        return f"gnubg failed: {done.stderr[-300:]}"
+    case = json.loads(sink.read_text())
+    if case["match"] is None:
+        return f"gnubg imported nothing ({case.get('error')})"
+    imported = case["match"]["games"]
+    ours = expected_games(events)
+    if len(imported) != len(ours):
+        return f"gnubg read {len(imported)} games, we recorded {len(ours)}"
+    for number, (theirs, mine) in enumerate(zip(imported, ours, strict=True), 1):
+        read = [(a["player"], "move", sorted(a["dice"]), sorted((s, e) for s, e in a["move"]))
+                if a["action"] == "move" else (a["player"], a["action"]) for a in theirs["game"]]
+        if read != mine:
+            return f"game {number}: gnubg read other actions than we recorded"
+    last = imported[-1]["info"]
+    score = [last["score-X"], last["score-O"]]
+    score["XO".index(last["winner"])] += last["points-won"]
+    over = [e for e in events if e.type == "game-over"]
+    if not over or score != list(over[-1]["score"]):
+        return f"gnubg ends at {score}, we at {over[-1]['score'] if over else None}"
+    return "ok"
+
+
+def pipeline(script: GameScript, folder: Path) -> tuple[list[Event], list[float], Path, Path, Path]:
+    frames = write_stills(script, folder, ext=".jpg")
+    start = cv2.imread(str(folder / "start.png"))
+    calibration = calibrate(start, find_corners(start))
+    (folder / "calibration.json").write_text(calibration.to_json() + "\n")
+    journal = folder / "events.jsonl"
+    journal.unlink(missing_ok=True)
+    with Replay(calibration, config_of(script), journal) as replay:
+        replay.run_stills(frames)
+        replay.finish()
+        events = list(replay.events)
+    mat = export(events, folder / "match.mat", script.variant)
+    return events, replay.stats.verdict_ms, frames, folder / "calibration.json", mat
+
+
+def replay_command(frames: Path, calibration: Path, script: GameScript, journal: Path,
+                   resume: bool) -> list[str]:
+    command = [sys.executable, "-m", "pipgammon", "replay", str(frames), "--calibration", str(calibration),
+               "--variant", script.variant, "--match-to", str(script.match_to), "--opening", script.opening,
+               "--events", str(journal), "--export", str(journal.with_suffix(".mat"))]
+    return command + (["--resume"] if resume else [])
+
+
+def kill_test(games: list[tuple[GameScript, Path, Path, list[Event]]], kills: int, rng: random.Random,
+              work: Path) -> Counter[str]:
+    """SIGKILL `pipgammon replay` at random moments, resume, and check the journal every time."""
+    counts: Counter[str] = Counter()
+    per_game = max(1, -(-kills // len(games)))
+    for number, (script, frames, calibration, whole) in enumerate(games):
+        journal = work / f"kill-{number}.jsonl"
+        journal.unlink(missing_ok=True)
+        began = time.perf_counter()
+        subprocess.run(replay_command(frames, calibration, script, journal, False), check=True,
+                       capture_output=True)
+        duration = time.perf_counter() - began
+        journal.unlink()
+        resume = False
+        for _ in range(min(per_game, kills - counts["kills"])):
+            process = subprocess.Popen(replay_command(frames, calibration, script, journal, resume),
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            time.sleep(rng.uniform(0.3, duration))
+            if process.poll() is None:
+                process.send_signal(signal.SIGKILL)
+                process.wait()
+                counts["kills"] += 1
+            else:
+                counts["finished before the kill"] += 1
+            resume = True
+            loaded = load(journal) if journal.exists() else None
+            events = list(loaded.events) if loaded else []
+            counts["journal problems (torn last line)"] += len(loaded.problems) if loaded else 0
+            if events != whole[:len(events)]:
+                counts["journal not a prefix of the uninterrupted run"] += 1
+        done = subprocess.run(replay_command(frames, calibration, script, journal, resume),
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            counts["resume failed"] += 1
+            print(f"  kill test game {number}: {done.stderr.strip()}")
+        final = list(load(journal).events)
+        counts["games ending equal"] += final == whole
+        counts["games"] += 1
+    return counts
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--kills", type=int, default=100)
+    parser.add_argument("--kill-games", type=int, default=4, help="games the kills are spread over")
+    parser.add_argument("--keep", type=Path, help="keep the rendered games and journals here")
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    work = args.keep or Path(tempfile.mkdtemp(prefix="pipgammon-bench-"))
+    totals = {"logic": Counter[str](), "pipeline": Counter[str]()}
+    latency: list[float] = []
+    gnubg: Counter[str] = Counter()
+    played: list[tuple[GameScript, Path, Path, list[Event]]] = []
+    for number in range(args.games):
+        variant, length, opening = PLAN[number % len(PLAN)]
+        script = script_game(FIRST_SEED + number, variant=variant, match_to=length, opening=opening)
+        truth = [t.event for t in script.truth]
+        totals["logic"] += compare(truth, logic(script))
+        events, verdict_ms, frames, calibration, mat = pipeline(script, work / f"game-{number:02d}")
+        result = compare(truth, events)
+        totals["pipeline"] += result
+        latency += verdict_ms
+        if variant == "standard":
+            verdict = gnubg_round_trip(mat, events, work / f"game-{number:02d}")
+            gnubg[verdict if verdict == "ok" else "failed"] += 1
+            if verdict != "ok":
+                print(f"  game {number}: gnubg: {verdict}")
+            played.append((script, frames, calibration, events))
+        print(f"game {number:2d} {variant:12s} to {length} {opening:14s} seed {FIRST_SEED + number}: "
+              f"{result['turns']} turns, {result['wrong verdicts']} wrong, "
+              f"{result['flagged']}/{result['injected']} injected flagged", flush=True)
+    for name, counts in totals.items():
+        print(f"\n{name}: {args.games} games, {counts['turns']} turns judged")
+        print(f"  wrong verdicts: {counts['wrong verdicts']} (target 0)")
+        print(f"  injected illegal plays flagged with the right points: "
+              f"{counts['flagged']}/{counts['injected']}")
+        shown = ("turns", "injected", "flagged", "wrong verdicts")
+        others = {k: v for k, v in counts.items() if k not in shown and v}
+        for what, count in sorted(others.items()):
+            print(f"  {what}: {count}")
+    print(f"\ngnubg imports the .mat with every move and the final score: "
+          f"{gnubg['ok']}/{sum(gnubg.values())}")
+    if latency:
+        latency.sort()
+        p99 = latency[min(len(latency) - 1, int(0.99 * len(latency)))]
+        print(f"latency from the stable end-of-turn scene to the journaled verdict: median "
+              f"{statistics.median(latency):.1f} ms, p99 {p99:.1f} ms over {len(latency)} verdicts "
+              f"(target <= 150)")
+    if args.kills and played:
+        kills = kill_test(played[:args.kill_games], args.kills, random.Random(FIRST_SEED), work)
+        print(f"\nSIGKILL: {kills['kills']} kills over {kills['games']} replays "
+              f"({kills['finished before the kill']} runs finished before their kill)")
+        print(f"  journals not a prefix of the uninterrupted run: "
+              f"{kills['journal not a prefix of the uninterrupted run']} (target 0); "
+              f"torn last lines reported: {kills['journal problems (torn last line)']}")
+        print(f"  resumes that failed: {kills['resume failed']}; replays ending equal to the uninterrupted "
+              f"run: {kills['games ending equal']}/{kills['games']}")
+    print(f"\ngames and journals in {work}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

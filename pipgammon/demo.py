@@ -1,0 +1,200 @@
+"""`pipgammon demo`, the README's main job: a whole refereed game with no camera, Pi or network.
+
+The sample game is embedded as a seed: engine self-play scripted as the camera sees it
+(vision/synthetic_game.py) with tried-and-taken-back moves, a lifted checker, an illegal
+play and its correction, a cocked die, a roll out of turn and the cube.  Its frames are
+rendered, a calibration is learned from the first one, and then everything runs as on the
+table: vision reads each frame, the referee judges (in teaching mode, so the legal moves
+light up), the LEDs are simulated, every event is journaled, and the match is exported.
+
+One folder holds it all: the frames, the calibration, the journal, the `.mat`, a picture
+per verdict (the camera's frame beside the simulated LEDs) and ``index.html``, which shows
+the board as the referee saw it at each turn, with its lights, and the turn log.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from engine.events import Event
+from engine.lights import LightPlan
+from engine.position import Position
+from engine.referee import Mode, OpeningChoice, Referee, RefereeConfig
+from engine.scene import Scene
+from engine.variants import find_variant
+
+#: The embedded sample game: a 1-point standard game with every kind of event in it.
+DEMO_SEED = 7
+#: The moments the page and the pictures show.
+SHOWN = ("opening", "roll", "no-play", "accepted", "illegal", "corrected", "reroll", "void-roll",
+         "double", "take", "drop", "game-over", "match-over")
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    event: Event
+    status: str
+    plan: LightPlan
+    position: Position
+    scene: Scene | None
+
+
+def describe(event: Event) -> str:
+    """One line of the turn log."""
+    who = str(event.details.get("player", event.details.get("winner", ""))).capitalize()
+    dice = "-".join(str(d) for d in event.details.get("dice", []))
+    kind = event.type
+    if kind == "accepted":
+        return f"{who} {dice}: {event['move'] or '(no move)'}  accepted"
+    if kind == "illegal":
+        points = ", ".join(str(p) for p in event["points"])
+        nearest = event.details.get("nearest", "?")
+        return f"{who} {dice}: ILLEGAL, check points {points} (nearest legal: {nearest})"
+    if kind == "opening":
+        return f"Opening roll: White {event['white']}, Black {event['black']}"
+    if kind == "game-over":
+        return f"{who} wins {event['points']} point(s) ({event['kind']})"
+    if kind in ("double", "take", "drop"):
+        return f"{who} {kind}s (cube {event['cube']})"
+    if kind == "corrected":
+        return f"{who} corrected the board back to the {event['to']}"
+    return f"{who} {kind} {dice}".rstrip()
+
+
+def _still_image(frames: Path, name: str) -> Any:
+    import cv2
+
+    return cv2.imread(str(frames / name)) if name else None
+
+
+def _picture(frames: Path, moment: Moment, path: Path) -> None:
+    """The camera's frame beside the simulated LEDs, with the log line under them."""
+    import cv2
+    import numpy as np
+
+    from hardware.sim import render_image
+
+    leds = render_image(moment.plan)
+    camera = _still_image(frames, moment.event.frame)
+    height = leds.shape[0]
+    if camera is None:
+        camera = np.zeros((height, height * 4 // 3, 3), np.uint8)
+    camera = cv2.resize(camera, (camera.shape[1] * height // camera.shape[0], height),
+                        interpolation=cv2.INTER_AREA)
+    strip = np.full((44, camera.shape[1] + leds.shape[1], 3), 24, np.uint8)
+    cv2.putText(strip, f"{moment.event.frame}  {describe(moment.event)}"[:110], (12, 29),
+                cv2.FONT_HERSHEY_SIMPLEX, 0.7, (235, 235, 235), 1, cv2.LINE_AA)
+    cv2.imwrite(str(path), np.vstack([np.hstack([camera, leds]), strip]), [cv2.IMWRITE_JPEG_QUALITY, 85])
+
+
+def _page(moments: list[Moment], pictures: list[str], mat: Path, title: str) -> str:
+    from pipgammon.board_svg import board_svg
+
+    rows = []
+    for moment, picture in zip(moments, pictures, strict=True):
+        scene = moment.scene
+        svg = board_svg(moment.position, moment.plan, dice=scene.dice if scene else (),
+                        cube=scene.cube if scene else None, caption=describe(moment.event))
+        css = "illegal" if moment.event.type == "illegal" else ""
+        rows.append(f'<section class="{css}"><h2>{html.escape(describe(moment.event))}</h2>'
+                    f'<p class="status">{html.escape(moment.status)} &middot; frame '
+                    f'{html.escape(moment.event.frame)}</p><div class="pair">{svg}'
+                    f'<img src="{html.escape(picture)}" alt="camera frame and LEDs" loading="lazy"></div>'
+                    f"</section>")
+    return (f"<!doctype html><html lang=en><meta charset=utf-8><title>{html.escape(title)}</title>"
+            "<style>body{font:15px sans-serif;background:#1b1b1b;color:#eee;margin:2em}"
+            "section{border-top:1px solid #444;padding:1em 0}.illegal h2{color:#f66}"
+            ".pair{display:flex;gap:1em;flex-wrap:wrap;align-items:flex-start}.pair img{max-width:760px}"
+            ".status{color:#aaa}a{color:#8cf}</style>"
+            f"<h1>{html.escape(title)}</h1><p>The match as GNU Backgammon imports it: "
+            f'<a href="{html.escape(mat.name)}">{html.escape(mat.name)}</a>. Each section is one moment the '
+            "referee decided something: the board as the referee knows it, with the LEDs it lights "
+            "(blinking and pulsing as on the table), and the camera frame beside the simulated LEDs.</p>"
+            + "".join(rows) + "</html>")
+
+
+def _gnubg_check(mat: Path) -> str:
+    """What GNU Backgammon says of the .mat, when it is installed (run as a separate program)."""
+    gnubg = shutil.which("gnubg") or ("/usr/games/gnubg" if Path("/usr/games/gnubg").exists() else None)
+    if gnubg is None:
+        return "gnubg is not installed: the .mat was not test-imported"
+    try:
+        done = subprocess.run([gnubg, "-t", "-q", "-r"], input=f'import mat "{mat}"\nshow score\n',
+                              capture_output=True, text=True, timeout=120)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        return f"gnubg could not be run ({err})"
+    said = [line for line in done.stdout.splitlines() if "score" in line.lower() or "match" in line.lower()]
+    return "gnubg imported it: " + (said[-1].strip() if said else "(no score printed)")
+
+
+def cmd_demo(args: argparse.Namespace, out: IO[str]) -> int:
+    from vision.synthetic_game import script_game, write_stills
+
+    from hardware.sim import SimLights
+    from pipgammon.replay import Replay, export
+    from vision.calibration import calibrate
+    from vision.images import load as load_image
+    from vision.outline import find_corners
+
+    began = time.perf_counter()
+    folder = Path(args.out).resolve()
+    folder.mkdir(parents=True, exist_ok=True)
+    for stale in ("events.jsonl", "match.mat"):
+        (folder / stale).unlink(missing_ok=True)
+    script = script_game(args.seed, match_to=1, illegal_rate=0.15, tryout_rate=0.4, cocked_rate=0.06,
+                         void_rate=0.05, button_rate=0.1)
+    print(f"rendering the sample game (seed {args.seed}): {len(script.stills)} still moments ...",
+          file=out, flush=True)
+    frames = write_stills(script, folder / "game", ext=".jpg")
+    start = load_image(folder / "game" / "start.png")
+    calibration = calibrate(start, find_corners(start))
+    (folder / "calibration.json").write_text(calibration.to_json() + "\n")
+    config = RefereeConfig(variant=find_variant("standard"), match_to=1, opening=OpeningChoice.AUTO,
+                           mode=Mode.TEACH)
+    lights = SimLights()
+    moments: list[Moment] = []
+    log: list[str] = []
+
+    def seen(event: Event, referee: Referee) -> None:
+        lights.show(referee.lights)
+        if event.type in SHOWN:
+            moments.append(Moment(event, referee.status, referee.lights, referee.match.game.position,
+                                  replay.last_scene))
+            log.append(f"{event.frame:>9}  {describe(event)}")
+            print(log[-1], file=out, flush=True)
+
+    with Replay(calibration, config, folder / "events.jsonl", on_event=seen) as replay:
+        replay.run_stills(frames)
+        replay.finish()
+        events = replay.events
+    mat = export(events, folder / "match.mat", "standard")
+    shots = folder / "turns"
+    shots.mkdir(exist_ok=True)
+    pictures = []
+    for number, moment in enumerate(moments, 1):
+        name = f"turns/{number:03d}-{moment.event.type}.jpg"
+        _picture(frames, moment, folder / name)
+        pictures.append(name)
+    (folder / "index.html").write_text(_page(moments, pictures, mat, "pipgammon demo: a refereed game"))
+    (folder / "turns.log").write_text("\n".join(log) + "\n")
+    stats = replay.stats
+    print(f"\n{stats.frames} frames read ({stats.read} clear), {stats.stable} scenes judged, "
+          f"{len(events)} events journaled in {time.perf_counter() - began:.0f} s", file=out)
+    print(_gnubg_check(mat), file=out)
+    print(f"status: {replay.referee.status}", file=out)
+    print(f"demo output: {folder}  (open {folder / 'index.html'}; the match is {mat})", file=out)
+    return 0
+
+
+def add_commands(sub: Any) -> None:
+    demo = sub.add_parser("demo", help="referee an embedded sample game end to end, LEDs simulated")
+    demo.add_argument("--out", default="demo-output", help="the folder for everything it writes")
+    demo.add_argument("--seed", type=int, default=DEMO_SEED, help="another sample game")
+    demo.set_defaults(run=cmd_demo)

@@ -1,0 +1,300 @@
+"""`pipgammon replay`: the whole pipeline over recorded frames, journaled as it goes.
+
+vision reads each frame, the stabiliser (videos) or the stills themselves (folders) say
+when the scene is still, the referee judges, and every event is appended to the journal
+(flushed and fsynced) the moment it is decided.  At the end the match is exported.
+
+A replay killed at any moment is resumed with ``--resume``: the referee is rebuilt from
+the journal, and the frame of the last journaled event is read again.  Deciding is a pure
+function of the referee's state and the scene, so that frame gives the same events again;
+the ones already journaled are checked and skipped, the rest appended.  No accepted turn
+is lost and none is written twice.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from engine.events import Event
+from engine.referee import Mode, OpeningChoice, Referee, RefereeConfig
+from engine.scene import Scene
+from engine.variants import find_variant
+from pipgammon.frames import Frame, FrameSourceError, stills, video_presses
+from pipgammon.journal import Journal, JournalError, load
+
+#: Events that judge a turn: the latency figure is measured to these.
+VERDICTS = frozenset({"accepted", "illegal", "no-play", "corrected"})
+
+
+class ReplayError(ValueError):
+    """A replay that cannot go on: bad frames, a journal of another match, a mismatch on resume."""
+
+
+@dataclass
+class ReplayStats:
+    frames: int = 0
+    read: int = 0  # frames vision read as ok or cocked
+    unread: dict[str, int] = field(default_factory=dict)  # status -> frames not used
+    stable: int = 0  # scenes handed to the referee
+    events: int = 0  # events appended by this run
+    skipped_on_resume: int = 0  # frames before the resume point
+    verdict_ms: list[float] = field(default_factory=list)  # stable scene -> verdict journaled
+    read_ms: list[float] = field(default_factory=list)
+
+
+class _Writer:
+    """Appends events to the journal, skipping the ones a resumed run finds already there."""
+
+    def __init__(self, journal: Journal, already: list[Event], stats: ReplayStats) -> None:
+        self.journal = journal
+        self.already = list(already)
+        self.stats = stats
+        self.written: list[Event] = []
+
+    def write(self, events: Iterable[Event]) -> None:
+        for event in events:
+            if self.already:
+                expected = self.already.pop(0)
+                if expected != event:
+                    raise ReplayError(
+                        f"resume: the journal has {expected.to_json()} at frame {expected.frame!r} but the "
+                        f"replay decides {event.to_json()}; the journal is kept as it is")
+                continue
+            self.journal.append(event)
+            self.written.append(event)
+            self.stats.events += 1
+
+
+def config_from_args(args: argparse.Namespace) -> RefereeConfig:
+    return RefereeConfig(variant=find_variant(args.variant), match_to=args.match_to,
+                         opening=OpeningChoice(args.opening), mode=Mode(args.mode))
+
+
+class Replay:
+    """One replay: a calibration, a referee config and a journal path."""
+
+    def __init__(self, calibration: Any, config: RefereeConfig, events_path: Path, *,
+                 resume: bool = False, on_event: Callable[[Event, Referee], None] | None = None) -> None:
+        self.calibration = calibration
+        self.config = config
+        self.events_path = events_path
+        self.stats = ReplayStats()
+        self.on_event = on_event
+        self.last_scene: Scene | None = None  # the last stable scene judged
+        journaled: list[Event] = []
+        if events_path.exists() and events_path.stat().st_size:
+            if not resume:
+                raise ReplayError(f"{events_path}: already holds events; give --resume to carry on "
+                                  f"from them, or another --events file")
+            loaded = load(events_path)
+            for problem in loaded.problems:
+                print(f"pipgammon: {events_path}: {problem}", file=sys.stderr)
+            journaled = list(loaded.events)
+        # The last frame's events are decided again from the state before them (see module doc).
+        self.resume_frame: str | None = journaled[-1].frame if journaled else None
+        cut = len(journaled)
+        while cut and journaled[cut - 1].frame == self.resume_frame:
+            cut -= 1
+        self.referee = Referee.resume(config, journaled[:cut]) if cut else Referee(config)
+        self.journal = Journal.open(events_path)
+        self.writer = _Writer(self.journal, journaled[cut:], self.stats)
+        if cut == 0:
+            if self.resume_frame not in (None, ""):
+                raise ReplayError(f"{events_path}: does not begin with the match's start events")
+            self._emit(self.referee.start(""))
+            self.resume_frame = None
+
+    def close(self) -> None:
+        self.journal.close()
+
+    def __enter__(self) -> Replay:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return self.referee.events
+
+    def _emit(self, events: list[Event]) -> None:
+        self.writer.write(events)
+        if self.on_event is not None:
+            for event in events:
+                self.on_event(event, self.referee)
+
+    def scene(self, scene: Scene, frame: str) -> None:
+        """A stable scene: judge it and journal what was decided."""
+        started = time.perf_counter()
+        self.last_scene = scene
+        events = self.referee.see(scene, frame)
+        self._emit(events)
+        if any(e.type in VERDICTS for e in events):
+            self.stats.verdict_ms.append((time.perf_counter() - started) * 1000)
+        self.stats.stable += 1
+
+    def press(self, frame: Frame) -> None:
+        for button in frame.presses:
+            self._emit(self.referee.press(button, frame.name))
+
+    def _skipping(self, frames: list[Frame]) -> Iterator[Frame]:
+        """The frames from the resume point on (all of them for a new journal)."""
+        start = 0
+        if self.resume_frame:
+            names = [f.name for f in frames]
+            if self.resume_frame not in names:
+                raise ReplayError(f"resume: the journal's last frame {self.resume_frame!r} is not among "
+                                  f"the frames replayed; is it the journal of another game?")
+            start = names.index(self.resume_frame)
+        self.stats.skipped_on_resume = start
+        yield from frames[start:]
+
+    def run_stills(self, folder: Path) -> None:
+        from vision.images import ImageError
+        from vision.images import load as load_image
+        from vision.observation import observe
+
+        last: Scene | None = None
+        for frame in self._skipping(stills(folder)):
+            self.stats.frames += 1
+            assert frame.path is not None
+            try:
+                image = load_image(frame.path)
+            except ImageError as err:
+                raise ReplayError(str(err)) from err
+            started = time.perf_counter()
+            seen = observe(image, self.calibration)
+            self.stats.read_ms.append((time.perf_counter() - started) * 1000)
+            if seen.status in ("ok", "cocked"):
+                self.stats.read += 1
+                scene = seen.scene()
+                # A still is a moment held still: a new scene is stable at once; the same scene
+                # again is no news (as the stabiliser never emits one twice in a row).
+                if scene != last:
+                    self.scene(scene, frame.name)
+                last = scene
+            else:
+                self.stats.unread[seen.status] = self.stats.unread.get(seen.status, 0) + 1
+            self.press(frame)
+
+    def run_video(self, video: Path) -> None:
+        import cv2
+        import numpy as np
+
+        from vision.observation import observe
+        from vision.stabiliser import Stabiliser, motion, shrink
+
+        capture = cv2.VideoCapture(str(video))
+        if not capture.isOpened():
+            raise ReplayError(f"{video}: not a video OpenCV can open")
+        presses = video_presses(video)
+        stabiliser = Stabiliser()
+        # The stabiliser emits a run exactly `agreeing_frames` frames after it starts, so
+        # starting one frame earlier than that re-derives the resume frame's scene.
+        resume_at = int(self.resume_frame) if self.resume_frame else 0
+        first = max(0, resume_at - stabiliser.config.agreeing_frames)
+        self.stats.skipped_on_resume = first
+        before = None
+        index = -1
+        try:
+            while True:
+                ok, read = capture.read()
+                if not ok:
+                    break
+                image = np.asarray(read, np.uint8)
+                index += 1
+                if index < first:
+                    continue
+                self.stats.frames += 1
+                stamp = float(capture.get(cv2.CAP_PROP_POS_MSEC))
+                started = time.perf_counter()
+                seen = observe(image, self.calibration)
+                small = shrink(image)
+                moved = motion(before, small)
+                before = small
+                self.stats.read_ms.append((time.perf_counter() - started) * 1000)
+                if seen.status in ("ok", "cocked"):
+                    self.stats.read += 1
+                else:
+                    self.stats.unread[seen.status] = self.stats.unread.get(seen.status, 0) + 1
+                stable = stabiliser.push(index, stamp, seen.status,
+                                         seen.scene() if seen.status in ("ok", "cocked") else None, moved)
+                if stable is not None and index >= resume_at:
+                    self.scene(stable.scene, str(index))
+                if index >= resume_at:
+                    self.press(Frame(str(index), index, stamp, None, presses.get(str(index), ())))
+        finally:
+            capture.release()
+        if self.stats.frames == 0 and first == 0:
+            raise ReplayError(f"{video}: no frames could be read")
+
+    def finish(self) -> None:
+        if self.writer.already:
+            raise ReplayError(f"resume: {len(self.writer.already)} journaled events were not decided "
+                              f"again by the replay; the journal is kept as it is")
+
+
+def export(events: Iterable[Event], path: Path, variant: str) -> Path:
+    """The match as a Jellyfish .mat, or for variants gnubg cannot replay, a text record."""
+    from engine.records import to_mat, to_text
+
+    events = list(events)
+    if variant == "standard":
+        text, target = to_mat(events), path
+    else:
+        text, target = to_text(events), path.with_suffix(".txt")
+    try:
+        target.write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise ReplayError(f"{target}: cannot write the match ({err.strerror})") from err
+    return target
+
+
+def cmd_replay(args: argparse.Namespace, out: IO[str]) -> int:
+    from pipgammon.vision_cli import _load_calibration
+
+    source = Path(args.frames)
+    if not source.exists():
+        raise ReplayError(f"{source}: no such folder or video")
+    calibration = _load_calibration(args.calibration)
+    config = config_from_args(args)
+    try:
+        with Replay(calibration, config, Path(args.events), resume=args.resume) as replay:
+            if source.is_dir():
+                replay.run_stills(source)
+            else:
+                replay.run_video(source)
+            replay.finish()
+            events = replay.events
+    except (FrameSourceError, JournalError) as err:
+        raise ReplayError(str(err)) from err
+    target = export(events, Path(args.export), config.variant.name)
+    stats = replay.stats
+    verdicts = sorted(stats.verdict_ms)
+    median = verdicts[len(verdicts) // 2] if verdicts else 0.0
+    print(f"replayed {stats.frames} frames ({stats.read} read, {stats.stable} stable scenes), "
+          f"{stats.events} events to {args.events}; verdict latency median {median:.1f} ms; "
+          f"match written to {target}", file=out)
+    print(f"status: {replay.referee.status}", file=out)
+    return 0
+
+
+def add_commands(sub: Any) -> None:
+    replay = sub.add_parser("replay", help="referee recorded frames: vision, stabiliser, referee, journal")
+    replay.add_argument("frames", metavar="FRAMES", help="a folder of stills or a video file")
+    replay.add_argument("--calibration", required=True, metavar="CALIBRATION.json")
+    replay.add_argument("--variant", default="standard")
+    replay.add_argument("--match-to", type=int, default=1)
+    replay.add_argument("--opening", choices=[o.value for o in OpeningChoice], default="auto")
+    replay.add_argument("--mode", choices=[m.value for m in Mode], default="play")
+    replay.add_argument("--events", required=True, metavar="EVENTS.jsonl")
+    replay.add_argument("--export", required=True, metavar="MATCH.mat")
+    replay.add_argument("--resume", action="store_true",
+                        help="carry on from the events already in EVENTS.jsonl (after a crash)")
+    replay.set_defaults(run=cmd_replay)
