@@ -76,6 +76,10 @@ class DiceConfig:
     white_min_value: int = 130
     white_max_saturation: int = 80
     black_max_value: int = 90
+    #: On the board only white and black dice are thrown (the Classic Line set): a face is
+    #: then black up to this brightness and white above it, and near it the pips decide.
+    two_colours: bool = False
+    two_colour_split: int = 85
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +191,14 @@ def face_colour(crop: np.ndarray, config: DiceConfig) -> DieColour:
     middle = crop[CROP // 2 - inner : CROP // 2 + inner, CROP // 2 - inner : CROP // 2 + inner]
     hsv = cv2.cvtColor(middle, cv2.COLOR_BGR2HSV).reshape(-1, 3)
     _, s, v = np.median(hsv, axis=0)
+    if config.two_colours:
+        if abs(v - config.two_colour_split) >= 10:
+            return DieColour.WHITE if v > config.two_colour_split else DieColour.BLACK
+        # Too close to call by brightness (a white die in shadow, a black one in glare): a
+        # white die has dark pips, a black one light pips.
+        grey = cv2.cvtColor(middle, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        low, median, high = np.percentile(grey, (5, 50, 95))
+        return DieColour.WHITE if median - low > high - median else DieColour.BLACK
     if v <= config.black_max_value:
         return DieColour.BLACK
     if v >= config.white_min_value and s <= config.white_max_saturation:
@@ -282,9 +294,11 @@ def on_board(frame: np.ndarray, corners: np.ndarray, config: DiceConfig = DiceCo
     Only the playing area's bounding box is searched, scaled so a die is `BOARD_DIE` px
     whatever the camera's resolution: the size the board frames the detector learned from
     show, and less work at high resolutions.  A die on the frame, in the tray or on the
-    table is no roll; the referee sees none there.
+    table is no roll; the referee sees none there.  The Classic Line set has white and black
+    dice only, so every die found is one of the two (`DiceConfig.two_colours`).
     """
     scale = min(1.0, BOARD_DIE / BoardGeometry().die_pixels(corners)[1])
+    config = replace(config, two_colours=True)
     area = np.asarray(corners, np.float32).reshape(-1, 1, 2)
     x, y, w, h = cv2.boundingRect(area)
     x0, y0 = max(0, x), max(0, y)
