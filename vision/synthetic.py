@@ -445,6 +445,14 @@ def _throw(position: Position, dice: tuple[DieSpec, ...], rng: random.Random) ->
     return spots
 
 
+def landing_spots(position: Position, dice: tuple[DieSpec, ...],
+                  rng: random.Random) -> tuple[tuple[float, float, float], ...]:
+    """Where ``dice`` land, as :func:`render`'s ``landing``: clear of ``position``'s checkers
+    (pass a position holding every checker the dice must stay clear of while they lie)."""
+    spots = _throw(position, dice, rng)
+    return tuple((x, y, rng.uniform(0, math.pi / 2)) for x, y in spots)
+
+
 def _playing_area_corners(mirror: bool) -> FloatArray:
     """Canvas coordinates of the numbering frame's TL, TR, BR, BL corners."""
     width, _ = _canvas_size()
@@ -536,13 +544,19 @@ def render(
     mount: FloatArray | None = None,
     dice: tuple[DieSpec, ...] = (),
     cube: CubeSpec | None = None,
+    landing: tuple[tuple[float, float, float], ...] | None = None,
 ) -> tuple[Image, Truth]:
     """A camera frame of ``position`` and what it shows.  ``size`` is ``(width, height)``;
     ``mount`` (from :func:`camera`) keeps the camera where an earlier frame had it;
-    ``dice`` are thrown onto free places of the playing area."""
+    ``dice`` are thrown onto free places of the playing area, or lie at ``landing``: one
+    (x, y, angle) per die on the canonical playing area (from :func:`landing_spots`), so
+    dice stay put while checkers move round them."""
     style = style or Style.random(rng)
-    spots = _throw(position, dice, rng)
-    thrown = tuple((spec, spot, rng.uniform(0, math.pi / 2)) for spec, spot in zip(dice, spots, strict=True))
+    if landing is None:
+        spots = _throw(position, dice, rng)
+        thrown = tuple((spec, spot, rng.uniform(0, math.pi / 2)) for spec, spot in zip(dice, spots, strict=True))
+    else:
+        thrown = tuple((spec, (x, y), angle) for spec, (x, y, angle) in zip(dice, landing, strict=True))
     placed_cube = None if cube is None else (cube, _cube_spot(cube, rng), rng.uniform(0, 360))
     board = draw_board(position, style, rng, thrown, placed_cube)
     ch, cw = board.shape[:2]
