@@ -9,6 +9,7 @@ and hands and arms over the board.  :class:`Truth` carries the answer.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from dataclasses import dataclass, field, replace
@@ -187,14 +188,23 @@ def _canvas_size() -> tuple[int, int]:
 
 def _wood(rng: random.Random, shape: tuple[int, int], colour: BGR) -> Image:
     """A wood-grain texture: the base colour with long, wavy stripes."""
+    phase = rng.uniform(0, 6.28)
+    across, along, fine = rng.uniform(9, 25), rng.uniform(80, 200), rng.uniform(2.5, 4.5)
+    return _wood_texture(shape, colour, phase, across, along, fine).copy()
+
+
+# Frame sequences (Style.grain) draw the same wood and light every frame: computed once.
+@functools.lru_cache(maxsize=8)
+def _wood_texture(shape: tuple[int, int], colour: BGR, phase: float, across: float, along: float,
+                  fine_width: float) -> Image:
     height, width = shape
     ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
-    phase = rng.uniform(0, 6.28)
-    wave = np.sin(xs / rng.uniform(9, 25) + np.sin(ys / rng.uniform(80, 200)) * 3 + phase)
-    fine = np.sin(xs / rng.uniform(2.5, 4.5) + ys / 300.0)
+    wave = np.sin(xs / across + np.sin(ys / along) * 3 + phase)
+    fine = np.sin(xs / fine_width + ys / 300.0)
     shade = 1.0 + 0.07 * wave + 0.03 * fine
     base = np.array(colour, np.float32)[None, None, :]
     texture: Image = np.clip(base * shade[:, :, None], 0, 255).astype(np.uint8)
+    texture.flags.writeable = False
     return texture
 
 
@@ -490,28 +500,55 @@ def _camera_quad(style: Style, size: tuple[int, int], rng: random.Random) -> Flo
 
 def _light(image: Image, style: Style, rng: random.Random) -> Image:
     height, width = image.shape[:2]
-    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
     angle = rng.uniform(0, 2 * math.pi)
-    ramp = ((xs / width - 0.5) * math.cos(angle) + (ys / height - 0.5) * math.sin(angle))
-    gain = style.brightness * (1 + style.gradient * 2 * ramp)
+    gain = _gain((height, width), angle, style.brightness, style.gradient)
     out = image.astype(np.float32) * gain[:, :, None]
     out *= np.array([1 - style.warmth, 1.0, 1 + style.warmth], np.float32)
     if style.shadow:
-        mask = np.zeros((height, width), np.float32)
         cx, cy = rng.uniform(0, width), rng.uniform(0, height)
-        pts = np.array([[cx + rng.uniform(-0.4, 0.4) * width, cy + rng.uniform(-0.4, 0.4) * height]
-                        for _ in range(5)], np.int32)
-        cv2.fillConvexPoly(mask, cv2.convexHull(pts), 1.0)
-        soft = np.asarray(cv2.GaussianBlur(mask, (0, 0), 25), np.float32)
+        pts = tuple((int(cx + rng.uniform(-0.4, 0.4) * width), int(cy + rng.uniform(-0.4, 0.4) * height))
+                    for _ in range(5))
+        soft = _shadow((height, width), pts)
         out *= (1 - rng.uniform(0.2, 0.45) * soft)[:, :, None]
     for _ in range(style.glare):
-        spot = np.zeros((height, width), np.float32)
-        cv2.ellipse(spot, (rng.randint(0, width), rng.randint(0, height)),
-                    (rng.randint(20, 90), rng.randint(10, 50)), rng.uniform(0, 180), 0, 360, 1.0, -1)
-        soft_spot = np.asarray(cv2.GaussianBlur(spot, (0, 0), 12), np.float32)
+        centre = (rng.randint(0, width), rng.randint(0, height))
+        axes = (rng.randint(20, 90), rng.randint(10, 50))
+        soft_spot = _glare((height, width), centre, axes, rng.uniform(0, 180))
         out += (soft_spot * rng.uniform(60, 140))[:, :, None]
     lit: Image = np.clip(out, 0, 255).astype(np.uint8)
     return lit
+
+
+@functools.lru_cache(maxsize=8)
+def _gain(shape: tuple[int, int], angle: float, brightness: float, gradient: float) -> npt.NDArray[np.float32]:
+    """The lamp's brightness across the frame: a ramp at ``angle``."""
+    height, width = shape
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    ramp = ((xs / width - 0.5) * math.cos(angle) + (ys / height - 0.5) * math.sin(angle))
+    gain: npt.NDArray[np.float32] = brightness * (1 + gradient * 2 * ramp)
+    gain.flags.writeable = False
+    return gain
+
+
+@functools.lru_cache(maxsize=8)
+def _shadow(shape: tuple[int, int], corners: tuple[tuple[int, int], ...]) -> npt.NDArray[np.float32]:
+    """A soft shadow over the frame (1 inside the hull of ``corners``)."""
+    mask = np.zeros(shape, np.float32)
+    cv2.fillConvexPoly(mask, cv2.convexHull(np.array(corners, np.int32)), 1.0)
+    soft = np.asarray(cv2.GaussianBlur(mask, (0, 0), 25), np.float32)
+    soft.flags.writeable = False
+    return soft
+
+
+@functools.lru_cache(maxsize=8)
+def _glare(shape: tuple[int, int], centre: tuple[int, int], axes: tuple[int, int],
+           angle: float) -> npt.NDArray[np.float32]:
+    """A soft glint of the lamp, 1 at its middle."""
+    spot = np.zeros(shape, np.float32)
+    cv2.ellipse(spot, centre, axes, angle, 0, 360, 1.0, -1)
+    soft_spot = np.asarray(cv2.GaussianBlur(spot, (0, 0), 12), np.float32)
+    soft_spot.flags.writeable = False
+    return soft_spot
 
 
 def _hand(image: Image, style: Style, area: FloatArray, rng: random.Random) -> tuple[bool, Image]:

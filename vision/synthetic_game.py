@@ -740,8 +740,15 @@ class GameRenderer:
     def __init__(self, seed: int, size: tuple[int, int] = (1280, 960)) -> None:
         from vision.sequence import SequenceMaker
 
+        import numpy as np
+
         self.maker = SequenceMaker(seed, size)
         self.size = size
+        # Sensor noise from a few fields drawn once: drawing a frame's worth per frame cost more
+        # than the rest of the drawing.
+        noise = np.random.default_rng(self.maker.rng.randrange(2**31))
+        shape = (size[1], size[0], 3)
+        self.noise = [np.round(noise.normal(0, self.maker.noise, shape)).astype(np.int16) for _ in range(6)]
 
     def frame(self, position: Position, scene: Scene, seed: int, *, hand: bool = False,
               landing: Any = None) -> Any:
@@ -754,8 +761,8 @@ class GameRenderer:
         dice = _specs(scene.dice)
         image, _ = synthetic.render(position, random.Random(seed), self.size, style, maker.mount, dice,
                                     _cube_spec(scene.cube), landing if dice else None)
-        noise = np.random.default_rng(maker.rng.randrange(2**31)).normal(0, maker.noise, image.shape)
-        return np.clip(image + noise, 0, 255).astype(np.uint8)
+        noise = self.noise[maker.rng.randrange(len(self.noise))]
+        return np.clip(image.astype(np.int16) + noise, 0, 255).astype(np.uint8)
 
     def start(self, cube: tuple[int, str] | None = None) -> Any:
         """The calibration frame: the standard start, no dice."""
