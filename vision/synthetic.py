@@ -520,7 +520,8 @@ def _light(image: Image, style: Style, rng: random.Random) -> Image:
 
 
 @functools.lru_cache(maxsize=8)
-def _gain(shape: tuple[int, int], angle: float, brightness: float, gradient: float) -> npt.NDArray[np.float32]:
+def _gain(shape: tuple[int, int], angle: float, brightness: float,
+          gradient: float) -> npt.NDArray[np.float32]:
     """The lamp's brightness across the frame: a ramp at ``angle``."""
     height, width = shape
     ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
@@ -591,7 +592,8 @@ def render(
     style = style or Style.random(rng)
     if landing is None:
         spots = _throw(position, dice, rng)
-        thrown = tuple((spec, spot, rng.uniform(0, math.pi / 2)) for spec, spot in zip(dice, spots, strict=True))
+        thrown = tuple((spec, spot, rng.uniform(0, math.pi / 2))
+                       for spec, spot in zip(dice, spots, strict=True))
     else:
         thrown = tuple((spec, (x, y), angle) for spec, (x, y, angle) in zip(dice, landing, strict=True))
     placed_cube = None if cube is None else (cube, _cube_spot(cube, rng), rng.uniform(0, 360))

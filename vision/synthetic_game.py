@@ -29,10 +29,13 @@ injected, following the physical-game contract of the helper brief:
 **Nearest legal result** (for ``illegal``'s ``points`` and ``nearest``): the legal result
 with the fewest checkers differing, where the difference is the sum over the 24 points of
 the absolute difference of the signed counts plus the differences on the bar.  An illegal
-board is only injected when that nearest result is unique, has the same bar as the board,
-and stays the unique nearest when points with five or more checkers are read as lower
-bounds (as the camera reads them); ``points`` are the board points whose counts differ
-from it, sorted.
+board is only injected when every nearest result differs from it on the same points (so
+``points`` does not depend on which one a referee picks), has the same bar as the board,
+and the points stay the same when points holding five or more checkers are read as lower
+bounds (as the camera reads them); ``points`` are those board points, sorted.  ``nearest``
+is the intended play when it is one of the nearest, else the first by notation: compare
+``points``, not ``nearest``.  An injection that finds no such board (rare) is owed to the
+next turn with a checker to move, so the rate comes out as asked.
 
 Dice lists are ``[high, low]``.  Each truth event carries the index of the `Still` beat at
 which the referee decides it (for a button, the still the press follows); the writers turn
@@ -184,13 +187,15 @@ def one_by_one(before: Position, after: Position, player: Player, rng: random.Ra
     a time (a hit checker goes to the bar with the checker that hits it); the last is ``after``."""
     sign = 1 if player is Player.WHITE else -1
     me, them = int(player), int(player.opponent)
-    sources: list[int | str] = []
+    # Checkers on the bar (or still to enter) come in first, as the rules have it.
+    sources: list[int | str] = ["bar"] * max(before.bar[me] - after.bar[me], 0)
+    sources += ["pool"] * max(before.pool[me] - after.pool[me], 0)
     targets: list[int | str] = []
     for point in range(1, 25):
         change = _mine(after, player, point) - _mine(before, player, point)
         (targets if change > 0 else sources).extend([point] * abs(change))
-    sources += ["bar"] * max(before.bar[me] - after.bar[me], 0) + ["pool"] * max(before.pool[me] - after.pool[me], 0)
-    targets += ["off"] * max(after.off[me] - before.off[me], 0) + ["bar"] * max(after.bar[me] - before.bar[me], 0)
+    targets += ["off"] * max(after.off[me] - before.off[me], 0)
+    targets += ["bar"] * max(after.bar[me] - before.bar[me], 0)
     if len(sources) != len(targets):
         raise ScriptError(f"cannot split {before.to_text()} -> {after.to_text()} into checker moves")
     rng.shuffle(targets)
@@ -239,22 +244,30 @@ def _distance(board: Position, result: Position, lower_bounds: bool) -> tuple[in
     return total, tuple(points)
 
 
-def nearest_result(board: Position, plays: Sequence[Play]) -> tuple[Play, tuple[int, ...]] | None:
+def nearest_result(board: Position, plays: Sequence[Play],
+                   prefer: Play | None = None) -> tuple[Play, tuple[int, ...]] | None:
     """The legal play whose result is nearest ``board`` (see the module's docstring) and the
-    points that differ from it, or ``None`` when the board is a legal result, the nearest is
-    not unique, its bar differs or the camera's lower bounds could change the answer."""
-    answers = []
+    points that differ from it.  Several equally near results are fine when they differ from
+    the board on the same points (then ``prefer`` if it is one of them, else the first by
+    notation).  ``None`` when the board is a legal result, the nearest results differ on
+    different points, one has another bar, or the camera's lower bounds change the points."""
+    answer: tuple[Play, tuple[int, ...]] | None = None
     for lower in (False, True):
-        scored = sorted(((_distance(board, p.result, lower), i) for i, p in enumerate(plays)),
-                        key=lambda s: s[0][0])
-        if not scored or scored[0][0][0] == 0 or (len(scored) > 1 and scored[1][0][0] == scored[0][0][0]):
+        scored = [(_distance(board, p.result, lower), p) for p in plays]
+        best = min((d for (d, _), _ in scored), default=0)
+        if best == 0:
             return None
-        answers.append((scored[0][1], scored[0][0][1]))
-    (index, points), (index_lb, points_lb) = answers
-    play = plays[index]
-    if index != index_lb or points != points_lb or play.result.bar != board.bar:
-        return None
-    return play, points
+        nearest = [(points, p) for (d, points), p in scored if d == best]
+        points = nearest[0][0]
+        if any(other != points or p.result.bar != board.bar for other, p in nearest):
+            return None
+        if answer is None:
+            candidates = [p for _, p in nearest]
+            answer = (prefer if prefer in candidates else min(candidates, key=lambda p: p.notation),
+                      points)  # type: ignore[assignment]
+        elif answer[1] != points:
+            return None
+    return answer
 
 
 # -- the script ----------------------------------------------------------------------------
@@ -283,6 +296,7 @@ class _Script:
         self.position = variant.start_position()
         self.dice: tuple[tuple[str, int, bool], ...] = ()
         self.cube: tuple[int, str] | None = None
+        self.owed_illegal = False
 
     def scene(self) -> Scene:
         return scene_of(self.position, self.dice, self.cube)
@@ -293,7 +307,7 @@ class _Script:
 
     def motion(self, kind: str, *, position: Position | None = None,
                dice: tuple[tuple[str, int, bool], ...] | None = None,
-               cube: tuple[int, str] | None | str = "same") -> None:
+               cube: tuple[int, str] | str | None = "same") -> None:
         """A hand or a throw taking the board to a new state (not still yet)."""
         before, scene_before = self.position, self.scene()
         if position is not None:
@@ -307,7 +321,7 @@ class _Script:
 
     def change(self, kind: str, *, position: Position | None = None,
                dice: tuple[tuple[str, int, bool], ...] | None = None,
-               cube: tuple[int, str] | None | str = "same", note: str = "") -> int:
+               cube: tuple[int, str] | str | None = "same", note: str = "") -> int:
         """A motion to a new state, then the still of it; returns the still's beat number."""
         self.motion(kind, position=position, dice=dice, cube=cube)
         return self.still(note)
@@ -525,8 +539,12 @@ def _play(s: _Script, match: Match, player: Player, roll_at: int) -> Match:
             _tryout(s, player)
         for step in one_by_one(start, chosen.result, player, s.rng):
             _move(s, step, player)
-        wrong = _wrong(s, start, chosen, plays, player) if s.chance(s.rates.illegal) else None
+        # An injection that finds no clear illegal board is owed to the next turn, so the rate
+        # comes out as asked.
+        s.owed_illegal = s.owed_illegal or s.chance(s.rates.illegal)
+        wrong = _wrong(s, start, chosen, plays, player) if s.owed_illegal else None
         if wrong is not None:
+            s.owed_illegal = False
             bad, nearest, points = wrong
             s.change("hand", position=bad, note="illegal")
             at = s.change("hand", dice=(), note="dice picked up")
@@ -600,7 +618,8 @@ def _move(s: _Script, step: Position, player: Player) -> None:
     if s.chance(s.rates.pause):
         s.change("hand", position=step, note="moving")
     else:
-        s.beats.append(Motion("hand", s.position, step, s.scene(), scene_of(step, s.dice, s.cube), HAND_FRAMES))
+        after = scene_of(step, s.dice, s.cube)
+        s.beats.append(Motion("hand", s.position, step, s.scene(), after, HAND_FRAMES))
         s.position = step
 
 
@@ -625,14 +644,14 @@ def _tryout(s: _Script, player: Player) -> None:
 
 def _wrong(s: _Script, start: Position, chosen: Play, plays: list[Play],
            player: Player) -> tuple[Position, Play, tuple[int, ...]] | None:
-    """A plausible board that is no legal result: a moved checker one point off, or a checker
-    left unmoved; ``None`` when no candidate has a clear nearest legal result."""
+    """A plausible board that is no legal result: a moved checker one or two points off, or a
+    checker left unmoved; ``None`` when no candidate has a clear nearest legal result."""
     sign = 1 if player is Player.WHITE else -1
     result = chosen.result
     candidates: list[Position] = []
     landed = [p for p in range(1, 25) if _mine(result, player, p) > _mine(start, player, p)]
     for point in landed:
-        for target in (point - 1, point + 1):
+        for target in (point - 1, point + 1, point - 2, point + 2):
             if 1 <= target <= 24 and result.at(target) * sign >= 0 and abs(result.at(target)) < 5:
                 points = list(result.points)
                 points[point - 1] -= sign
@@ -645,7 +664,7 @@ def _wrong(s: _Script, start: Position, chosen: Play, plays: list[Play],
     for board in candidates:
         if board == start or board in legal or board.points == start.points:
             continue
-        found = nearest_result(board, plays)
+        found = nearest_result(board, plays, chosen)
         if found is not None:
             return board, found[0], found[1]
     return None
@@ -738,9 +757,9 @@ class GameRenderer:
     """Frames of one script under one mount and lamp (a `vision.sequence.SequenceMaker`)."""
 
     def __init__(self, seed: int, size: tuple[int, int] = (1280, 960)) -> None:
-        from vision.sequence import SequenceMaker
-
         import numpy as np
+
+        from vision.sequence import SequenceMaker
 
         self.maker = SequenceMaker(seed, size)
         self.size = size
@@ -881,7 +900,8 @@ def write_video(script: GameScript, path: Path | str, seed: int | None = None,
             last[frame.beat] = frame.name
     finally:
         writer.release()
-    cv2.imwrite(str(path.with_suffix(".start.png")), GameRenderer(seed, size).start(_calibration_cube(script)))
+    start = GameRenderer(seed, size).start(_calibration_cube(script))
+    cv2.imwrite(str(path.with_suffix(".start.png")), start)
     _jsonl(path.with_suffix(".truth.jsonl"), truth_lines(script, first))
     _jsonl(path.with_suffix(".buttons.jsonl"), button_lines(script, last))
     return path
