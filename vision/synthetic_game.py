@@ -263,8 +263,9 @@ def nearest_result(board: Position, plays: Sequence[Play],
             return None
         if answer is None:
             candidates = [p for _, p in nearest]
-            answer = (prefer if prefer in candidates else min(candidates, key=lambda p: p.notation),
-                      points)  # type: ignore[assignment]
+            pick = prefer if prefer is not None and prefer in candidates else \
+                min(candidates, key=lambda p: p.notation)
+            answer = (pick, points)
         elif answer[1] != points:
             return None
     return answer
