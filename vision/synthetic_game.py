@@ -826,6 +826,24 @@ def render_script(script: GameScript, seed: int, size: tuple[int, int] = (1280, 
             index += 1
 
 
+def scenes(script: GameScript, ext: str = ".png") -> Iterator[tuple[str, Scene, tuple[ButtonEvent, ...]]]:
+    """The stills as a referee would get them from a perfect camera, without drawing anything:
+    (frame name as `write_stills` names it, scene, the buttons pressed right after it).  For
+    testing the referee apart from vision."""
+    names = _still_names(script, ext)
+    pending: tuple[str, Scene] | None = None
+    presses: list[ButtonEvent] = []
+    for i, beat in enumerate(script.beats):
+        if isinstance(beat, Press):
+            presses.append(beat.button)
+        elif isinstance(beat, Still):
+            if pending is not None:
+                yield (*pending, tuple(presses))
+            pending, presses = (names[i], beat.scene), []
+    if pending is not None:
+        yield (*pending, tuple(presses))
+
+
 # -- writers -------------------------------------------------------------------------------
 
 def _still_names(script: GameScript, suffix: str) -> dict[int, str]:

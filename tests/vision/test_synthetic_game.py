@@ -29,6 +29,7 @@ from vision.synthetic_game import (
     reads_as,
     render_script,
     scene_of,
+    scenes,
     script_game,
     write_stills,
     write_video,
@@ -240,3 +241,11 @@ def test_writers_give_sorted_stills_buttons_and_truth(tmp_path: Path) -> None:
     assert count == sum(b.hold if isinstance(b, Still) else b.frames for b in script.beats
                         if not isinstance(b, Press))
     assert (tmp_path / "game.truth.jsonl").read_text().count("\n") == len(script.truth)
+
+
+def test_scenes_give_every_still_with_the_buttons_after_it() -> None:
+    script = scripted(3, button_rate=0.5)
+    listed = list(scenes(script))
+    assert [name for name, _, _ in listed] == [f"{n:05d}.png" for n in range(1, len(script.stills) + 1)]
+    assert [scene for _, scene, _ in listed] == [script.beats[i].scene for i in script.stills]  # type: ignore[union-attr]
+    assert sum(len(presses) for _, _, presses in listed) == script.counts["button"] > 0
