@@ -3,7 +3,7 @@
     python tools/make_game.py --seed 7 --variant standard --match-to 3 --out /tmp/game7 [--video]
         [--check]
 
-Writes OUT/start.png (the calibration frame), OUT/frames/00001.png ... (one per still
+Writes OUT/start.png (the calibration frame), OUT/frames/00001.jpg ... (one per still
 moment, with OUT/frames/buttons.jsonl), OUT/truth.jsonl (the events the referee must emit,
 ``frame`` naming the still) and OUT/script.txt (every beat, for reading).  ``--video`` also
 writes OUT/game.avi (MJPG, every frame incl. hands and tumbling dice) with
@@ -69,7 +69,7 @@ def check(out: Path, script, show: bool = False) -> Counter[str]:  # type: ignor
     stills = [script.beats[i] for i in script.stills]
     found: Counter[str] = Counter()
     for number, beat in enumerate(stills, start=1):
-        frame = cv2.imread(str(out / "frames" / f"{number:05d}.png"))
+        frame = cv2.imread(str(out / "frames" / f"{number:05d}.jpg"))
         seen = observe(frame, calibration)
         scene, truth = seen.scene(), beat.scene
         found["stills"] += 1

@@ -826,7 +826,7 @@ def render_script(script: GameScript, seed: int, size: tuple[int, int] = (1280, 
             index += 1
 
 
-def scenes(script: GameScript, ext: str = ".png") -> Iterator[tuple[str, Scene, tuple[ButtonEvent, ...]]]:
+def scenes(script: GameScript, ext: str = ".jpg") -> Iterator[tuple[str, Scene, tuple[ButtonEvent, ...]]]:
     """The stills as a referee would get them from a perfect camera, without drawing anything:
     (frame name as `write_stills` names it, scene, the buttons pressed right after it).  For
     testing the referee apart from vision."""
@@ -879,9 +879,10 @@ def _calibration_cube(script: GameScript) -> tuple[int, str] | None:
 
 
 def write_stills(script: GameScript, folder: Path | str, seed: int | None = None,
-                 size: tuple[int, int] = (1280, 960), ext: str = ".png") -> Path:
-    """``folder/start.png`` (the calibration frame), ``folder/frames/00001.png``... one per still
-    with ``folder/frames/buttons.jsonl``, and ``folder/truth.jsonl``; returns the frames folder."""
+                 size: tuple[int, int] = (1280, 960), ext: str = ".jpg") -> Path:
+    """``folder/start.png`` (the calibration frame, lossless), ``folder/frames/00001.jpg``... one
+    per still (``ext`` ".png" for lossless) with ``folder/frames/buttons.jsonl``, and
+    ``folder/truth.jsonl``; returns the frames folder."""
     import cv2
 
     folder = Path(folder)
@@ -891,7 +892,8 @@ def write_stills(script: GameScript, folder: Path | str, seed: int | None = None
     renderer = GameRenderer(seed, size)
     cv2.imwrite(str(folder / "start.png"), renderer.start(_calibration_cube(script)))
     for frame in render_script(script, seed, size, stills=True):
-        cv2.imwrite(str(frames / f"{frame.name}{ext}"), frame.image)
+        # JPEG as a camera gives it: a PNG of a noisy 1280x960 frame is ~2 MB, this ~0.3 MB.
+        cv2.imwrite(str(frames / f"{frame.name}{ext}"), frame.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     names = _still_names(script, ext)
     _jsonl(frames / "buttons.jsonl", button_lines(script, names))
     _jsonl(folder / "truth.jsonl", truth_lines(script, names))
@@ -908,6 +910,7 @@ def write_video(script: GameScript, path: Path | str, seed: int | None = None,
     path.parent.mkdir(parents=True, exist_ok=True)
     seed = script.seed if seed is None else seed
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), fps, size)
+    writer.set(cv2.VIDEOWRITER_PROP_QUALITY, 90)
     if not writer.isOpened():
         raise OSError(f"cannot write a video to {path}")
     first: dict[int, str] = {}

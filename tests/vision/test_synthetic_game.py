@@ -226,8 +226,8 @@ def test_writers_give_sorted_stills_buttons_and_truth(tmp_path: Path) -> None:
     cut = next(i for i, b in enumerate(full.beats) if isinstance(b, Press)) + 4
     script = short(full, cut)
     frames = write_stills(script, tmp_path, size=(480, 360))
-    names = sorted(p.name for p in frames.glob("*.png"))
-    assert names == [f"{n:05d}.png" for n in range(1, len(script.stills) + 1)]
+    names = sorted(p.name for p in frames.glob("*.jpg"))
+    assert names == [f"{n:05d}.jpg" for n in range(1, len(script.stills) + 1)]
     assert cv2.imread(str(tmp_path / "start.png")).shape == (360, 480, 3)
     buttons = [json.loads(line) for line in (frames / "buttons.jsonl").read_text().splitlines()]
     assert buttons and all(b["button"] == "end-turn" and b["frame"] in names for b in buttons)
@@ -246,6 +246,6 @@ def test_writers_give_sorted_stills_buttons_and_truth(tmp_path: Path) -> None:
 def test_scenes_give_every_still_with_the_buttons_after_it() -> None:
     script = scripted(3, button_rate=0.5)
     listed = list(scenes(script))
-    assert [name for name, _, _ in listed] == [f"{n:05d}.png" for n in range(1, len(script.stills) + 1)]
+    assert [name for name, _, _ in listed] == [f"{n:05d}.jpg" for n in range(1, len(script.stills) + 1)]
     assert [scene for _, scene, _ in listed] == [script.beats[i].scene for i in script.stills]  # type: ignore[union-attr]
     assert sum(len(presses) for _, _, presses in listed) == script.counts["button"] > 0
