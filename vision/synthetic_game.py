@@ -500,8 +500,9 @@ def _double(s: _Script, match: Match, player: Player) -> tuple[Match, str]:
 def _throw(s: _Script, match: Match, player: Player, roll: Roll, *, take_with_roll: bool = False,
            starter: bool = False) -> tuple[Match, int]:
     """The player's dice thrown (a cocked throw first, sometimes); returns the still of the roll.
-    The starter's first throw is never cocked: its two dice are what name the starter."""
-    if not starter and s.chance(s.rates.cocked):
+    The starter's throw and a throw that says a take are never cocked: their dice appearing is
+    what names the starter or says the take."""
+    if not starter and not take_with_roll and s.chance(s.rates.cocked):
         bad = _roll(s.rng)
         at = s.change("throw", dice=_cocked(player, bad, s.rng), note="cocked")
         s.event(at, "reroll", player=COLOUR[player], dice=[bad.high, bad.low])
