@@ -394,6 +394,12 @@ def _cube_spot(cube: CubeSpec, rng: random.Random) -> tuple[float, float]:
     return x, y + rng.uniform(-0.15, 0.15) * side
 
 
+def cube_pose(cube: CubeSpec, rng: random.Random) -> tuple[float, float, float]:
+    """Where the cube lies and how it is turned, as :func:`render`'s ``cube_at``."""
+    x, y = _cube_spot(cube, rng)
+    return x, y, rng.uniform(0, 360)
+
+
 def _draw_cube(image: Image, centre: tuple[float, float], cube: CubeSpec, angle: float, sun: float,
                rng: random.Random) -> None:
     """The cube from above: a rounded face with its number, turned ``angle`` degrees."""
@@ -583,12 +589,14 @@ def render(
     dice: tuple[DieSpec, ...] = (),
     cube: CubeSpec | None = None,
     landing: tuple[tuple[float, float, float], ...] | None = None,
+    cube_at: tuple[float, float, float] | None = None,
 ) -> tuple[Image, Truth]:
     """A camera frame of ``position`` and what it shows.  ``size`` is ``(width, height)``;
     ``mount`` (from :func:`camera`) keeps the camera where an earlier frame had it;
     ``dice`` are thrown onto free places of the playing area, or lie at ``landing``: one
     (x, y, angle) per die on the canonical playing area (from :func:`landing_spots`), so
-    dice stay put while checkers move round them."""
+    dice stay put while checkers move round them; ``cube_at`` likewise keeps the cube where
+    :func:`cube_pose` put it."""
     style = style or Style.random(rng)
     if landing is None:
         spots = _throw(position, dice, rng)
@@ -596,7 +604,12 @@ def render(
                        for spec, spot in zip(dice, spots, strict=True))
     else:
         thrown = tuple((spec, (x, y), angle) for spec, (x, y, angle) in zip(dice, landing, strict=True))
-    placed_cube = None if cube is None else (cube, _cube_spot(cube, rng), rng.uniform(0, 360))
+    if cube is None:
+        placed_cube = None
+    elif cube_at is None:
+        placed_cube = (cube, _cube_spot(cube, rng), rng.uniform(0, 360))
+    else:
+        placed_cube = (cube, (cube_at[0], cube_at[1]), cube_at[2])
     board = draw_board(position, style, rng, thrown, placed_cube)
     ch, cw = board.shape[:2]
     source = np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], np.float64)

@@ -770,6 +770,7 @@ class GameRenderer:
         noise = np.random.default_rng(self.maker.rng.randrange(2**31))
         shape = (size[1], size[0], 3)
         self.noise = [np.round(noise.normal(0, self.maker.noise, shape)).astype(np.int16) for _ in range(6)]
+        self.cube_poses: dict[tuple[int, str], tuple[float, float, float]] = {}
 
     def frame(self, position: Position, scene: Scene, seed: int, *, hand: bool = False,
               landing: Any = None) -> Any:
@@ -780,8 +781,16 @@ class GameRenderer:
         maker = self.maker
         style = dataclasses.replace(maker.style, hand=hand)
         dice = _specs(scene.dice)
-        image, _ = synthetic.render(position, random.Random(seed), self.size, style, maker.mount, dice,
-                                    _cube_spec(scene.cube), landing if dice else None)
+        cube = _cube_spec(scene.cube)
+        pose = None
+        if scene.cube is not None and cube is not None:
+            # The cube stays where it was put until a hand turns it or moves it.
+            if scene.cube not in self.cube_poses:
+                placing = random.Random(maker.rng.randrange(2**31))
+                self.cube_poses[scene.cube] = synthetic.cube_pose(cube, placing)
+            pose = self.cube_poses[scene.cube]
+        image, _ = synthetic.render(position, random.Random(seed), self.size, style, maker.mount, dice, cube,
+                                    landing if dice else None, pose)
         noise = self.noise[maker.rng.randrange(len(self.noise))]
         return np.clip(image.astype(np.int16) + noise, 0, 255).astype(np.uint8)
 
