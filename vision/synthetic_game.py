@@ -297,7 +297,7 @@ class _Script:
         self.position = variant.start_position()
         self.dice: tuple[tuple[str, int, bool], ...] = ()
         self.cube: tuple[int, str] | None = None
-        self.owed_illegal = False
+        self.owed_illegal = 0
 
     def scene(self) -> Scene:
         return scene_of(self.position, self.dice, self.cube)
@@ -543,10 +543,10 @@ def _play(s: _Script, match: Match, player: Player, roll_at: int) -> Match:
             _move(s, step, player)
         # An injection that finds no clear illegal board is owed to the next turn, so the rate
         # comes out as asked.
-        s.owed_illegal = s.owed_illegal or s.chance(s.rates.illegal)
+        s.owed_illegal += s.chance(s.rates.illegal)
         wrong = _wrong(s, start, chosen, plays, player) if s.owed_illegal else None
         if wrong is not None:
-            s.owed_illegal = False
+            s.owed_illegal -= 1
             bad, nearest, points = wrong
             s.change("hand", position=bad, note="illegal")
             at = s.change("hand", dice=(), note="dice picked up")
