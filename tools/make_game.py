@@ -1,7 +1,7 @@
 """Write a synthetic game (engine self-play with injected errors) to disk, for `pipgammon replay`.
 
     python tools/make_game.py --seed 7 --variant standard --match-to 3 --out /tmp/game7 [--video]
-        [--check]
+        [--check [--show]] [--opening starter-rolls] [--setup "W 19:5 21:5 24:5 | B 1:5 3:5 6:5"]
 
 Writes OUT/start.png (the calibration frame), OUT/frames/00001.jpg ... (one per still
 moment, with OUT/frames/buttons.jsonl), OUT/truth.jsonl (the events the referee must emit,
@@ -102,6 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--opening", default="one-die-each", choices=("one-die-each", "starter-rolls"))
     parser.add_argument("--illegal-rate", type=float, default=0.1)
     parser.add_argument("--no-cube", action="store_true", help="nobody doubles")
+    parser.add_argument("--setup", help="a set-up for the first game, as position text (Eureka)")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--video", action="store_true", help="also every frame as OUT/game.avi")
     parser.add_argument("--check", action="store_true", help="read the stills with vision and compare")
@@ -109,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         script = script_game(args.seed, variant=args.variant, match_to=args.match_to, opening=args.opening,
-                             illegal_rate=args.illegal_rate, cube=not args.no_cube)
+                             illegal_rate=args.illegal_rate, cube=not args.no_cube, setup=args.setup)
     except ScriptError as err:
         print(f"make_game: {err}", file=sys.stderr)
         return 2

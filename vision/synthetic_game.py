@@ -379,6 +379,7 @@ def script_game(
     button_rate: float = 0.1,
     lift_rate: float = 0.15,
     pause_rate: float = 0.3,
+    setup: str | None = None,
     max_turns: int = 2000,
 ) -> GameScript:
     """A whole match of self-play as beats and truth (see the module's docstring).
@@ -389,6 +390,10 @@ def script_game(
     turn, ``button_rate`` of turns end (or a take is said) with the end-turn button, and
     ``lift_rate`` of checker moves show the checker lifted first; ``pause_rate`` of checker
     moves are followed by a still.  ``cube=False`` keeps the cube where it is all match.
+    ``setup`` is a set-up the players lay out for the first game (position text, as
+    ``Position.from_text`` reads it), checked by the variant (Eureka takes any with every
+    checker at home; the standard game only its start); later games start from the variant's
+    start.
     """
     if variant not in SUPPORTED:
         raise ScriptError(f"variant {variant!r} is not scripted; supported: {', '.join(SUPPORTED)}")
@@ -408,6 +413,13 @@ def script_game(
     s = _Script(rng, rules, _Rates(illegal_rate, tryout_rate, cocked_rate, void_rate, button_rate,
                                    lift_rate, pause_rate))
     match = Match.new(match_to, rule, variant=rules)
+    if setup is not None:
+        try:
+            laid = Game.new(rule, position=Position.from_text(setup), variant=rules)
+        except ValueError as err:
+            raise ScriptError(f"set-up {setup!r}: {err}") from None
+        match = dataclasses.replace(match, game=laid)
+        s.position = laid.position
     s.cube = _cube_scene(match.game)
     first = s.still("set-up")
     s.event(first, "match", length=match_to, variant=variant, opening=opening, jacoby=False)

@@ -47,6 +47,11 @@ def replay(script: GameScript) -> list[tuple[int, Event, Match, list[Play] | Non
     """Feed the truth events to an engine match: each event with the match before it and, for an
     ``illegal``, the legal plays of the roll.  Raises if the truth is not a legal match."""
     match = Match.new(script.match_to, OpeningRule(script.opening), variant=find_variant(script.variant))
+    first = script.beats[0]
+    assert isinstance(first, Still)
+    if first.position != match.game.position:  # a set-up the players laid out
+        match = dataclasses.replace(match, game=Game.new(OpeningRule(script.opening), position=first.position,
+                                                         variant=find_variant(script.variant)))
     seen = []
     for truth in script.truth:
         event, kind = truth.event, truth.event.type
@@ -89,6 +94,7 @@ def test_a_script_is_the_same_for_a_seed_and_differs_between_seeds() -> None:
     (3, {"opening": "starter-rolls", "match_to": 3}),
     (4, {"variant": "eureka", "match_to": 3}),
     (5, {"variant": "old-britain"}),
+    (6, {"variant": "eureka", "setup": "W 19:5 21:5 24:5 | B 1:3 2:3 3:3 4:3 6:3"}),
 ])
 def test_the_truth_is_a_legal_match_and_every_still_shows_the_engine_position(seed: int,
                                                                              options: dict) -> None:
@@ -186,6 +192,8 @@ def test_unsupported_variants_and_bad_rates_are_refused() -> None:
         script_game(1, variant="puff")
     with pytest.raises(ScriptError, match="illegal rate"):
         script_game(1, illegal_rate=2)
+    with pytest.raises(ScriptError, match="set-up"):
+        script_game(1, setup="W 1:15 | B 24:15")
     with pytest.raises(ScriptError, match="opening"):
         script_game(1, opening="coin")
     assert "standard" in SUPPORTED
