@@ -9,6 +9,7 @@ and hands and arms over the board.  :class:`Truth` carries the answer.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from dataclasses import dataclass, field, replace
@@ -187,14 +188,23 @@ def _canvas_size() -> tuple[int, int]:
 
 def _wood(rng: random.Random, shape: tuple[int, int], colour: BGR) -> Image:
     """A wood-grain texture: the base colour with long, wavy stripes."""
+    phase = rng.uniform(0, 6.28)
+    across, along, fine = rng.uniform(9, 25), rng.uniform(80, 200), rng.uniform(2.5, 4.5)
+    return _wood_texture(shape, colour, phase, across, along, fine).copy()
+
+
+# Frame sequences (Style.grain) draw the same wood and light every frame: computed once.
+@functools.lru_cache(maxsize=8)
+def _wood_texture(shape: tuple[int, int], colour: BGR, phase: float, across: float, along: float,
+                  fine_width: float) -> Image:
     height, width = shape
     ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
-    phase = rng.uniform(0, 6.28)
-    wave = np.sin(xs / rng.uniform(9, 25) + np.sin(ys / rng.uniform(80, 200)) * 3 + phase)
-    fine = np.sin(xs / rng.uniform(2.5, 4.5) + ys / 300.0)
+    wave = np.sin(xs / across + np.sin(ys / along) * 3 + phase)
+    fine = np.sin(xs / fine_width + ys / 300.0)
     shade = 1.0 + 0.07 * wave + 0.03 * fine
     base = np.array(colour, np.float32)[None, None, :]
     texture: Image = np.clip(base * shade[:, :, None], 0, 255).astype(np.uint8)
+    texture.flags.writeable = False
     return texture
 
 
@@ -384,6 +394,12 @@ def _cube_spot(cube: CubeSpec, rng: random.Random) -> tuple[float, float]:
     return x, y + rng.uniform(-0.15, 0.15) * side
 
 
+def cube_pose(cube: CubeSpec, rng: random.Random) -> tuple[float, float, float]:
+    """Where the cube lies and how it is turned, as :func:`render`'s ``cube_at``."""
+    x, y = _cube_spot(cube, rng)
+    return x, y, rng.uniform(0, 360)
+
+
 def _draw_cube(image: Image, centre: tuple[float, float], cube: CubeSpec, angle: float, sun: float,
                rng: random.Random) -> None:
     """The cube from above: a rounded face with its number, turned ``angle`` degrees."""
@@ -445,6 +461,14 @@ def _throw(position: Position, dice: tuple[DieSpec, ...], rng: random.Random) ->
     return spots
 
 
+def landing_spots(position: Position, dice: tuple[DieSpec, ...],
+                  rng: random.Random) -> tuple[tuple[float, float, float], ...]:
+    """Where ``dice`` land, as :func:`render`'s ``landing``: clear of ``position``'s checkers
+    (pass a position holding every checker the dice must stay clear of while they lie)."""
+    spots = _throw(position, dice, rng)
+    return tuple((x, y, rng.uniform(0, math.pi / 2)) for x, y in spots)
+
+
 def _playing_area_corners(mirror: bool) -> FloatArray:
     """Canvas coordinates of the numbering frame's TL, TR, BR, BL corners."""
     width, _ = _canvas_size()
@@ -482,28 +506,56 @@ def _camera_quad(style: Style, size: tuple[int, int], rng: random.Random) -> Flo
 
 def _light(image: Image, style: Style, rng: random.Random) -> Image:
     height, width = image.shape[:2]
-    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
     angle = rng.uniform(0, 2 * math.pi)
-    ramp = ((xs / width - 0.5) * math.cos(angle) + (ys / height - 0.5) * math.sin(angle))
-    gain = style.brightness * (1 + style.gradient * 2 * ramp)
+    gain = _gain((height, width), angle, style.brightness, style.gradient)
     out = image.astype(np.float32) * gain[:, :, None]
     out *= np.array([1 - style.warmth, 1.0, 1 + style.warmth], np.float32)
     if style.shadow:
-        mask = np.zeros((height, width), np.float32)
         cx, cy = rng.uniform(0, width), rng.uniform(0, height)
-        pts = np.array([[cx + rng.uniform(-0.4, 0.4) * width, cy + rng.uniform(-0.4, 0.4) * height]
-                        for _ in range(5)], np.int32)
-        cv2.fillConvexPoly(mask, cv2.convexHull(pts), 1.0)
-        soft = np.asarray(cv2.GaussianBlur(mask, (0, 0), 25), np.float32)
+        pts = tuple((int(cx + rng.uniform(-0.4, 0.4) * width), int(cy + rng.uniform(-0.4, 0.4) * height))
+                    for _ in range(5))
+        soft = _shadow((height, width), pts)
         out *= (1 - rng.uniform(0.2, 0.45) * soft)[:, :, None]
     for _ in range(style.glare):
-        spot = np.zeros((height, width), np.float32)
-        cv2.ellipse(spot, (rng.randint(0, width), rng.randint(0, height)),
-                    (rng.randint(20, 90), rng.randint(10, 50)), rng.uniform(0, 180), 0, 360, 1.0, -1)
-        soft_spot = np.asarray(cv2.GaussianBlur(spot, (0, 0), 12), np.float32)
+        centre = (rng.randint(0, width), rng.randint(0, height))
+        axes = (rng.randint(20, 90), rng.randint(10, 50))
+        soft_spot = _glare((height, width), centre, axes, rng.uniform(0, 180))
         out += (soft_spot * rng.uniform(60, 140))[:, :, None]
     lit: Image = np.clip(out, 0, 255).astype(np.uint8)
     return lit
+
+
+@functools.lru_cache(maxsize=8)
+def _gain(shape: tuple[int, int], angle: float, brightness: float,
+          gradient: float) -> npt.NDArray[np.float32]:
+    """The lamp's brightness across the frame: a ramp at ``angle``."""
+    height, width = shape
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    ramp = ((xs / width - 0.5) * math.cos(angle) + (ys / height - 0.5) * math.sin(angle))
+    gain: npt.NDArray[np.float32] = brightness * (1 + gradient * 2 * ramp)
+    gain.flags.writeable = False
+    return gain
+
+
+@functools.lru_cache(maxsize=8)
+def _shadow(shape: tuple[int, int], corners: tuple[tuple[int, int], ...]) -> npt.NDArray[np.float32]:
+    """A soft shadow over the frame (1 inside the hull of ``corners``)."""
+    mask = np.zeros(shape, np.float32)
+    cv2.fillConvexPoly(mask, cv2.convexHull(np.array(corners, np.int32)), 1.0)
+    soft = np.asarray(cv2.GaussianBlur(mask, (0, 0), 25), np.float32)
+    soft.flags.writeable = False
+    return soft
+
+
+@functools.lru_cache(maxsize=8)
+def _glare(shape: tuple[int, int], centre: tuple[int, int], axes: tuple[int, int],
+           angle: float) -> npt.NDArray[np.float32]:
+    """A soft glint of the lamp, 1 at its middle."""
+    spot = np.zeros(shape, np.float32)
+    cv2.ellipse(spot, centre, axes, angle, 0, 360, 1.0, -1)
+    soft_spot = np.asarray(cv2.GaussianBlur(spot, (0, 0), 12), np.float32)
+    soft_spot.flags.writeable = False
+    return soft_spot
 
 
 def _hand(image: Image, style: Style, area: FloatArray, rng: random.Random) -> tuple[bool, Image]:
@@ -536,14 +588,28 @@ def render(
     mount: FloatArray | None = None,
     dice: tuple[DieSpec, ...] = (),
     cube: CubeSpec | None = None,
+    landing: tuple[tuple[float, float, float], ...] | None = None,
+    cube_at: tuple[float, float, float] | None = None,
 ) -> tuple[Image, Truth]:
     """A camera frame of ``position`` and what it shows.  ``size`` is ``(width, height)``;
     ``mount`` (from :func:`camera`) keeps the camera where an earlier frame had it;
-    ``dice`` are thrown onto free places of the playing area."""
+    ``dice`` are thrown onto free places of the playing area, or lie at ``landing``: one
+    (x, y, angle) per die on the canonical playing area (from :func:`landing_spots`), so
+    dice stay put while checkers move round them; ``cube_at`` likewise keeps the cube where
+    :func:`cube_pose` put it."""
     style = style or Style.random(rng)
-    spots = _throw(position, dice, rng)
-    thrown = tuple((spec, spot, rng.uniform(0, math.pi / 2)) for spec, spot in zip(dice, spots, strict=True))
-    placed_cube = None if cube is None else (cube, _cube_spot(cube, rng), rng.uniform(0, 360))
+    if landing is None:
+        spots = _throw(position, dice, rng)
+        thrown = tuple((spec, spot, rng.uniform(0, math.pi / 2))
+                       for spec, spot in zip(dice, spots, strict=True))
+    else:
+        thrown = tuple((spec, (x, y), angle) for spec, (x, y, angle) in zip(dice, landing, strict=True))
+    if cube is None:
+        placed_cube = None
+    elif cube_at is None:
+        placed_cube = (cube, _cube_spot(cube, rng), rng.uniform(0, 360))
+    else:
+        placed_cube = (cube, (cube_at[0], cube_at[1]), cube_at[2])
     board = draw_board(position, style, rng, thrown, placed_cube)
     ch, cw = board.shape[:2]
     source = np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], np.float64)
