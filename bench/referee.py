@@ -46,7 +46,6 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import cv2
-from vision.synthetic_game import GameScript, Press, Still, script_game, write_stills
 
 from engine.dice import Roll
 from engine.events import Event
@@ -59,6 +58,7 @@ from pipgammon.journal import load
 from pipgammon.replay import Replay, export
 from vision.calibration import calibrate
 from vision.outline import find_corners
+from vision.synthetic_game import GameScript, Press, Still, script_game, write_stills
 
 ORACLE = Path(__file__).resolve().parents[1] / "tests" / "oracle"
 SIDE = {Player.WHITE: "X", Player.BLACK: "O"}  # gnubg's left and right columns
@@ -72,6 +72,12 @@ PLAN = [("standard", 1, "one-die-each"), ("standard", 3, "starter-rolls"), ("eur
 #: The events compared with the truth, and what of each is compared.
 JUDGED = ("opening", "starter", "roll", "no-play", "accepted", "illegal", "corrected", "reroll", "void-roll",
           "double", "take", "drop", "game-over", "match-over")
+
+
+def judged(event: Event) -> bool:
+    """Compared with the truth: a "corrected" to a legal result only says what the "accepted"
+    after it says too (the scripts' truth names the corrections back to the turn's start)."""
+    return event.type in JUDGED and not (event.type == "corrected" and event.details.get("to") == "legal")
 
 
 def key(event: Event) -> tuple[Any, ...]:
@@ -92,8 +98,8 @@ def key(event: Event) -> tuple[Any, ...]:
 
 def compare(truth: list[Event], got: list[Event]) -> Counter[str]:
     """Wrong verdicts and other differences between the truth and what the referee said."""
-    want = [key(e) for e in truth if e.type in JUDGED]
-    said = [key(e) for e in got if e.type in JUDGED]
+    want = [key(e) for e in truth if judged(e)]
+    said = [key(e) for e in got if judged(e)]
     counts: Counter[str] = Counter()
     counts["turns"] = sum(k[0] in ("accepted", "no-play") for k in want)
     counts["injected"] = sum(k[0] == "illegal" for k in want)
@@ -197,8 +203,9 @@ def gnubg_round_trip(mat: Path, events: list[Event], work: Path) -> str:
     return "ok"
 
 
-def pipeline(script: GameScript, folder: Path) -> tuple[list[Event], list[float], Path, Path, Path]:
-    frames = write_stills(script, folder, ext=".jpg")
+def pipeline(script: GameScript, folder: Path, size: tuple[int, int] = (2028, 1520),
+             ) -> tuple[list[Event], list[float], Path, Path, Path]:
+    frames = write_stills(script, folder, size=size)
     start = cv2.imread(str(folder / "start.png"))
     calibration = calibrate(start, find_corners(start))
     (folder / "calibration.json").write_text(calibration.to_json() + "\n")

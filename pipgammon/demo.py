@@ -135,13 +135,12 @@ def _gnubg_check(mat: Path) -> str:
 
 
 def cmd_demo(args: argparse.Namespace, out: IO[str]) -> int:
-    from vision.synthetic_game import script_game, write_stills
-
     from hardware.sim import SimLights
     from pipgammon.replay import Replay, export
     from vision.calibration import calibrate
     from vision.images import load as load_image
     from vision.outline import find_corners
+    from vision.synthetic_game import script_game, write_stills
 
     began = time.perf_counter()
     folder = Path(args.out).resolve()

@@ -64,6 +64,12 @@ class DieColour(Enum):
     OTHER = "other"
 
 
+#: Two dice touching face to face have centres a side apart; less than this is one die.
+MIN_APART = 0.8
+#: The Classic Line set: two white and two black dice.
+DICE_PER_COLOUR = 2
+
+
 @dataclass(frozen=True, slots=True)
 class DiceConfig:
     """The tunables of `find_dice`, in one place."""
@@ -311,10 +317,34 @@ def on_board(frame: np.ndarray, corners: np.ndarray, config: DiceConfig = DiceCo
         return moved if cv2.pointPolygonTest(area, box_centre(moved), False) >= 0 else None
 
     dice, cubes = find_objects(frame[y0:y1, x0:x1], config, models, scale)
-    found = tuple(replace(d, box=box) for d in dice if (box := inside(d.box)) is not None)
+    found = [replace(d, box=box) for d in dice if (box := inside(d.box)) is not None]
     seen = [replace(c, box=box) for c in cubes if (box := inside(c.box)) is not None]
     cube = max(seen, key=lambda c: c.confidence) if seen else None
-    return found, None if cube is None else cube_on_board(cube, corners)
+    return physical(found, cube, corners), None if cube is None else cube_on_board(cube, corners)
+
+
+def physical(dice: list[Die], cube: Cube | None, corners: np.ndarray) -> tuple[Die, ...]:
+    """The dice that can all lie on the board at once, surest first: two dice (or a die and
+    the cube) cannot overlap, so centres closer than `MIN_APART` die sides on the canonical
+    board are one object seen twice (two detector peaks on a large die); and the set has two
+    dice of each colour."""
+    g = BoardGeometry()
+    warp = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), g.corners().astype(np.float32))
+
+    def canonical(centre: tuple[float, float]) -> np.ndarray:
+        return np.asarray(cv2.perspectiveTransform(np.array([[centre]], np.float64), warp)).reshape(2)
+
+    kept: list[Die] = []
+    taken = [canonical(cube.centre)] if cube is not None else []
+    for die in sorted(dice, key=lambda d: -d.confidence):
+        at = canonical(die.centre)
+        if any(np.hypot(*(at - other)) < MIN_APART * g.die for other in taken):
+            continue
+        if sum(k.colour is die.colour for k in kept) >= DICE_PER_COLOUR:
+            continue
+        kept.append(die)
+        taken.append(at)
+    return tuple(sorted(kept, key=lambda d: d.centre))
 
 
 def timed_find_dice(

@@ -170,3 +170,24 @@ def test_the_cube_on_a_calibrated_board(setup_factory: Callable[..., Setup]) -> 
                                     mount=setup.mount, cube=synthetic.CubeSpec(face, place))
         _, cube = on_board(frame, setup.calibration.corners)
         assert cube == CubeOnBoard(1 if place == "center" else face, place)
+
+
+def test_dice_that_cannot_lie_on_the_board_at_once_are_dropped_surest_first() -> None:
+    from vision.dice import Cube, Die, DieColour, physical
+    from vision.geometry import BoardGeometry
+
+    g = BoardGeometry()
+    corners = g.corners()  # the canonical board itself: frame pixels are canonical units
+    side = g.die
+
+    def die(x: float, y: float, colour: DieColour, confidence: float, value: int = 3) -> Die:
+        return Die(value, colour, False, (x - side / 2, y - side / 2, x + side / 2, y + side / 2), confidence)
+
+    twice = [die(200, 200, DieColour.WHITE, 0.9), die(200 + 0.5 * side, 200, DieColour.WHITE, 0.4, 1)]
+    assert [d.confidence for d in physical(twice, None, corners)] == [0.9]  # one die, two peaks
+    touching = [die(200, 200, DieColour.WHITE, 0.9), die(200 + side, 200, DieColour.WHITE, 0.8)]
+    assert len(physical(touching, None, corners)) == 2  # two dice side by side are two dice
+    three = [die(100 + 100 * i, 300, DieColour.BLACK, 0.5 + i / 10) for i in range(3)]
+    assert [d.confidence for d in physical(three, None, corners)] == [0.6, 0.7]  # the set has two
+    cube = Cube(2, (180, 180, 220, 220), 0.9)
+    assert physical([die(200, 200, DieColour.WHITE, 0.9)], cube, corners) == ()
