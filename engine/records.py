@@ -490,13 +490,19 @@ def _replay(record: MatchRecord, players: tuple[str, str]) -> list[_Replayed]:
         if not name.strip() or any(c in name for c in ":[]\\\n"):
             raise RecordError(None, f"a player's name must be one line without ':', '[', ']' or '\\', "
                               f"not {name!r}")
+    auto = record.opening == "auto"
     try:
-        opening = OpeningRule(record.opening)
+        opening = OpeningRule.ONE_DIE_EACH if auto else OpeningRule(record.opening)
     except ValueError:
         raise RecordError(None, f"unknown opening {record.opening!r}") from None
     match = Match.new(record.length, opening, jacoby=record.jacoby, variant=find_variant(record.variant))
     replayed = []
     for game in record.games:
+        if auto:
+            # A referee told "auto" opens each game as the dice on the board show: one die of
+            # each colour, or the starter's two dice.
+            rule = OpeningRule.ONE_DIE_EACH if game.opening or game.ties else OpeningRule.STARTER_ROLLS
+            match = replace(match, opening=rule, game=replace(match.game, opening=rule))
         if game is record.games[0] and game.score != (0, 0):
             match = _resume(match, game)
         match, done = _replay_game(game, match)

@@ -201,3 +201,13 @@ def test_a_journal_resumed_in_the_middle_of_a_match() -> None:
     mat = to_mat(stream)
     assert " Game 3\n White : 2                       Black : 1\n" in mat
     assert mat.endswith(" Game 4\n White : 2                       Black : 2\n")
+
+
+def test_a_match_refereed_with_the_auto_opening_exports_as_its_games_opened() -> None:
+    import dataclasses
+
+    for opening in (OpeningRule.ONE_DIE_EACH, OpeningRule.STARTER_ROLLS):
+        events = list(events_from_selfplay(self_play(random.Random(5), 3, opening)))
+        auto = [dataclasses.replace(e, details={**e.details, "opening": "auto"}) if e.type == "match" else e
+                for e in events]
+        assert to_mat(auto) == to_mat(events)
