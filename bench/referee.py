@@ -56,8 +56,9 @@ from engine.referee import Mode, OpeningChoice, Referee, RefereeConfig
 from engine.variants import find_variant
 from pipgammon.journal import load
 from pipgammon.replay import Replay, export
-from vision.calibration import calibrate
-from vision.outline import find_corners
+from vision.calibration import CalibrationError, calibrate
+from vision.images import load as load_image
+from vision.outline import OutlineError, find_corners
 from vision.synthetic_game import GameScript, Press, Still, script_game, write_stills
 
 ORACLE = Path(__file__).resolve().parents[1] / "tests" / "oracle"
@@ -204,10 +205,20 @@ def gnubg_round_trip(mat: Path, events: list[Event], work: Path) -> str:
 
 
 def pipeline(script: GameScript, folder: Path, size: tuple[int, int] = (2028, 1520),
-             ) -> tuple[list[Event], list[float], Path, Path, Path]:
-    frames = write_stills(script, folder, size=size)
-    start = cv2.imread(str(folder / "start.png"))
-    calibration = calibrate(start, find_corners(start))
+             ) -> tuple[list[Event], list[float], Path, Path, Path, int]:
+    """The game rendered and replayed.  A mount whose start frame calibration refuses (a user
+    would be told to move the camera) is replaced by the next one; how many is returned."""
+    refused = 0
+    for mount in range(script.seed, script.seed + 4_000_000, 1_000_000):
+        frames = write_stills(script, folder, seed=mount, size=size)
+        start = load_image(folder / "start.png")
+        try:
+            calibration = calibrate(start, find_corners(start))
+            break
+        except (CalibrationError, OutlineError):
+            refused += 1
+    else:
+        raise RuntimeError(f"{script.seed}: four mounts refused by calibration")
     (folder / "calibration.json").write_text(calibration.to_json() + "\n")
     journal = folder / "events.jsonl"
     journal.unlink(missing_ok=True)
@@ -216,7 +227,7 @@ def pipeline(script: GameScript, folder: Path, size: tuple[int, int] = (2028, 15
         replay.finish()
         events = list(replay.events)
     mat = export(events, folder / "match.mat", script.variant)
-    return events, replay.stats.verdict_ms, frames, folder / "calibration.json", mat
+    return events, replay.stats.verdict_ms, frames, folder / "calibration.json", mat, refused
 
 
 def replay_command(frames: Path, calibration: Path, script: GameScript, journal: Path,
@@ -281,13 +292,15 @@ def main(argv: list[str] | None = None) -> int:
     totals = {"logic": Counter[str](), "pipeline": Counter[str]()}
     latency: list[float] = []
     gnubg: Counter[str] = Counter()
+    mounts_refused = 0
     played: list[tuple[GameScript, Path, Path, list[Event]]] = []
     for number in range(args.games):
         variant, length, opening = PLAN[number % len(PLAN)]
         script = script_game(FIRST_SEED + number, variant=variant, match_to=length, opening=opening)
         truth = [t.event for t in script.truth]
         totals["logic"] += compare(truth, logic(script))
-        events, verdict_ms, frames, calibration, mat = pipeline(script, work / f"game-{number:02d}")
+        events, verdict_ms, frames, calibration, mat, refused = pipeline(script, work / f"game-{number:02d}")
+        mounts_refused += refused
         result = compare(truth, events)
         totals["pipeline"] += result
         latency += verdict_ms
@@ -309,7 +322,8 @@ def main(argv: list[str] | None = None) -> int:
         others = {k: v for k, v in counts.items() if k not in shown and v}
         for what, count in sorted(others.items()):
             print(f"  {what}: {count}")
-    print(f"\ngnubg imports the .mat with every move and the final score: "
+    print(f"\ncamera mounts refused by calibration and replaced: {mounts_refused}")
+    print(f"gnubg imports the .mat with every move and the final score: "
           f"{gnubg['ok']}/{sum(gnubg.values())}")
     if latency:
         latency.sort()

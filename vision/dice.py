@@ -22,6 +22,7 @@ move because they cover under a third of it.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cache
@@ -86,6 +87,9 @@ class DiceConfig:
     #: then black up to this brightness and white above it, and near it the pips decide.
     two_colours: bool = False
     two_colour_split: int = 85
+    #: On the board a weaker detector peak is still looked at: a white die on a pale point is a
+    #: faint peak, and `physical` and the reader's "not a die" drop what is not a die.
+    board_min_score: float = 0.1
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,11 +238,13 @@ def read_crops(crops: np.ndarray, models: Path = DATA) -> np.ndarray:
 
 
 def find_objects(frame: np.ndarray, config: DiceConfig = DiceConfig(), models: Path = DATA,
-                 scale: float | None = None) -> tuple[tuple[Die, ...], tuple[Cube, ...]]:
+                 scale: float | None = None, die_side: Callable[[float, float], float] | None = None,
+                 ) -> tuple[tuple[Die, ...], tuple[Cube, ...]]:
     """Every die (left to right) and doubling cube in a BGR frame, trusted to be a real image.
 
     ``models`` is the folder of the two ONNX files (another only to score a retrained pair);
-    ``scale`` is the detector's input scale when the dice's size is known (`on_board`).
+    ``scale`` is the detector's input scale when the dice's size is known (`on_board`), and
+    ``die_side(x, y)`` the side in pixels a die at that point of the frame has there.
     """
     small, scale = detector_input(frame, scale)
     net = _net(models / DETECTOR_FILE)
@@ -248,6 +254,19 @@ def find_objects(frame: np.ndarray, config: DiceConfig = DiceConfig(), models: P
         return (), ()
     crops = np.stack([crop_die(frame, (x / scale, y / scale), size / scale) for _, x, y, size in centres])
     probabilities = read_crops(crops, models)
+    if die_side is not None:
+        # The detector's size is a guess a few pixels off, and a crop a quarter too small cuts
+        # the corner pips off a 2 or a 3.  Where the die's true size is known, read it again
+        # at that size (the cube, larger than a die, keeps the detector's).
+        dice_like = [i for i, p in enumerate(probabilities) if p[1:CUBE].sum() >= p[CUBE:].sum()]
+        if dice_like:
+            for i in dice_like:
+                score, x, y, _ = centres[i]
+                centres[i] = (score, x, y, die_side(x / scale, y / scale) * scale)
+            again = np.stack([crop_die(frame, (centres[i][1] / scale, centres[i][2] / scale),
+                                       centres[i][3] / scale) for i in dice_like])
+            crops[dice_like] = again
+            probabilities[dice_like] = read_crops(again, models)
     dice: list[Die] = []
     cubes: list[Cube] = []
     # Surest first, so a second peak on the same die (two centres a cell or two apart on a
@@ -304,7 +323,7 @@ def on_board(frame: np.ndarray, corners: np.ndarray, config: DiceConfig = DiceCo
     dice only, so every die found is one of the two (`DiceConfig.two_colours`).
     """
     scale = min(1.0, BOARD_DIE / BoardGeometry().die_pixels(corners)[1])
-    config = replace(config, two_colours=True)
+    config = replace(config, two_colours=True, min_score=min(config.min_score, config.board_min_score))
     area = np.asarray(corners, np.float32).reshape(-1, 1, 2)
     x, y, w, h = cv2.boundingRect(area)
     x0, y0 = max(0, x), max(0, y)
@@ -316,11 +335,25 @@ def on_board(frame: np.ndarray, corners: np.ndarray, config: DiceConfig = DiceCo
         moved = (box[0] + x0, box[1] + y0, box[2] + x0, box[3] + y0)
         return moved if cv2.pointPolygonTest(area, box_centre(moved), False) >= 0 else None
 
-    dice, cubes = find_objects(frame[y0:y1, x0:x1], config, models, scale)
+    dice, cubes = find_objects(frame[y0:y1, x0:x1], config, models, scale,
+                               lambda x, y: local_die_side(corners, (x + x0, y + y0)))
     found = [replace(d, box=box) for d in dice if (box := inside(d.box)) is not None]
     seen = [replace(c, box=box) for c in cubes if (box := inside(c.box)) is not None]
     cube = max(seen, key=lambda c: c.confidence) if seen else None
     return physical(found, cube, corners), None if cube is None else cube_on_board(cube, corners)
+
+
+def local_die_side(corners: np.ndarray, at: tuple[float, float]) -> float:
+    """A die's side in frame pixels where its centre is ``at``: the canonical die square there,
+    seen through the camera's perspective (the root of its area in the frame)."""
+    g = BoardGeometry()
+    to_board = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), g.corners().astype(np.float32))
+    centre = np.asarray(cv2.perspectiveTransform(np.array([[at]], np.float64), to_board)).reshape(2)
+    half = g.die / 2
+    square = np.array([[centre + (-half, -half), centre + (half, -half), centre + (half, half),
+                        centre + (-half, half)]], np.float64)
+    seen = np.asarray(cv2.perspectiveTransform(square, np.linalg.inv(to_board))).reshape(4, 2)
+    return float(np.sqrt(abs(cv2.contourArea(seen.astype(np.float32)))))
 
 
 def physical(dice: list[Die], cube: Cube | None, corners: np.ndarray) -> tuple[Die, ...]:
