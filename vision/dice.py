@@ -78,7 +78,7 @@ class DiceConfig:
     min_score: float = 0.3  # detector centre probability to consider a place
     min_read: float = 0.5  # reader probability that the crop is a die or the cube at all
     # A die is cocked when the reader's "cocked" is at least this share of its likeliest value.
-    cocked_odds: float = 1.0
+    cocked_odds: float = 2.0
     # Colour of the face: white faces are pale and grey, black faces dark.
     white_min_value: int = 130
     white_max_saturation: int = 80
@@ -202,13 +202,18 @@ def face_colour(crop: np.ndarray, config: DiceConfig) -> DieColour:
     hsv = cv2.cvtColor(middle, cv2.COLOR_BGR2HSV).reshape(-1, 3)
     _, s, v = np.median(hsv, axis=0)
     if config.two_colours:
-        if abs(v - config.two_colour_split) >= 10:
-            return DieColour.WHITE if v > config.two_colour_split else DieColour.BLACK
-        # Too close to call by brightness (a white die in shadow, a black one in glare): a
-        # white die has dark pips, a black one light pips.
+        # Pips cover up to a third of the face (a 6): a black face leaves three quarters of the
+        # pixels dark, a white one three quarters light, whatever colour the pips are.
+        low, high = np.percentile(hsv[:, 2], (25, 75))
+        if high < config.two_colour_split:
+            return DieColour.BLACK
+        if low > config.two_colour_split:
+            return DieColour.WHITE
+        # Neither (a white die in shadow, a black one in glare): a white die has dark pips, a
+        # black one light pips.
         grey = cv2.cvtColor(middle, cv2.COLOR_BGR2GRAY).astype(np.float32)
-        low, median, high = np.percentile(grey, (5, 50, 95))
-        return DieColour.WHITE if median - low > high - median else DieColour.BLACK
+        darkest, median, lightest = np.percentile(grey, (5, 50, 95))
+        return DieColour.WHITE if median - darkest > lightest - median else DieColour.BLACK
     if v <= config.black_max_value:
         return DieColour.BLACK
     if v >= config.white_min_value and s <= config.white_max_saturation:
@@ -350,8 +355,7 @@ def local_die_side(corners: np.ndarray, at: tuple[float, float]) -> float:
     to_board = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), g.corners().astype(np.float32))
     centre = np.asarray(cv2.perspectiveTransform(np.array([[at]], np.float64), to_board)).reshape(2)
     half = g.die / 2
-    square = np.array([[centre + (-half, -half), centre + (half, -half), centre + (half, half),
-                        centre + (-half, half)]], np.float64)
+    square = (centre + np.array([[-half, -half], [half, -half], [half, half], [-half, half]]))[None]
     seen = np.asarray(cv2.perspectiveTransform(square, np.linalg.inv(to_board))).reshape(4, 2)
     return float(np.sqrt(abs(cv2.contourArea(seen.astype(np.float32)))))
 
