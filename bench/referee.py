@@ -56,10 +56,7 @@ from engine.referee import Mode, OpeningChoice, Referee, RefereeConfig
 from engine.variants import find_variant
 from pipgammon.journal import load
 from pipgammon.replay import Replay, export
-from vision.calibration import CalibrationError, calibrate
-from vision.images import load as load_image
-from vision.outline import OutlineError, find_corners
-from vision.synthetic_game import GameScript, Press, Still, script_game, write_stills
+from vision.synthetic_game import GameScript, Press, Still, script_game, write_calibrated
 
 ORACLE = Path(__file__).resolve().parents[1] / "tests" / "oracle"
 SIDE = {Player.WHITE: "X", Player.BLACK: "O"}  # gnubg's left and right columns
@@ -197,28 +194,20 @@ def gnubg_round_trip(mat: Path, events: list[Event], work: Path) -> str:
             return f"game {number}: gnubg read other actions than we recorded"
     last = imported[-1]["info"]
     score = [last["score-X"], last["score-O"]]
-    score["XO".index(last["winner"])] += last["points-won"]
+    if last["winner"] is not None:  # an unfinished last game has no winner yet
+        score["XO".index(last["winner"])] += last["points-won"]
     over = [e for e in events if e.type == "game-over"]
-    if not over or score != list(over[-1]["score"]):
-        return f"gnubg ends at {score}, we at {over[-1]['score'] if over else None}"
+    ours = list(over[-1]["score"]) if over else [0, 0]
+    if score != ours:
+        return f"gnubg ends at {score}, we at {ours}"
     return "ok"
 
 
 def pipeline(script: GameScript, folder: Path, size: tuple[int, int] = (2028, 1520),
              ) -> tuple[list[Event], list[float], Path, Path, Path, int]:
-    """The game rendered and replayed.  A mount whose start frame calibration refuses (a user
-    would be told to move the camera) is replaced by the next one; how many is returned."""
-    refused = 0
-    for mount in range(script.seed, script.seed + 4_000_000, 1_000_000):
-        frames = write_stills(script, folder, seed=mount, size=size)
-        start = load_image(folder / "start.png")
-        try:
-            calibration = calibrate(start, find_corners(start))
-            break
-        except (CalibrationError, OutlineError):
-            refused += 1
-    else:
-        raise RuntimeError(f"{script.seed}: four mounts refused by calibration")
+    """The game rendered under a mount calibration accepts, replayed; and how many mounts
+    calibration refused first (a user would move the camera)."""
+    frames, calibration, refused = write_calibrated(script, folder, size)
     (folder / "calibration.json").write_text(calibration.to_json() + "\n")
     journal = folder / "events.jsonl"
     journal.unlink(missing_ok=True)

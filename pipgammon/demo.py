@@ -32,6 +32,8 @@ from engine.variants import find_variant
 
 #: The embedded sample game: a 1-point standard game with every kind of event in it.
 DEMO_SEED = 7
+#: The Raspberry Pi HQ camera's binned video mode.
+DEMO_SIZE = (2028, 1520)
 #: The moments the page and the pictures show.
 SHOWN = ("opening", "roll", "no-play", "accepted", "illegal", "corrected", "reroll", "void-roll",
          "double", "take", "drop", "game-over", "match-over")
@@ -137,10 +139,7 @@ def _gnubg_check(mat: Path) -> str:
 def cmd_demo(args: argparse.Namespace, out: IO[str]) -> int:
     from hardware.sim import SimLights
     from pipgammon.replay import Replay, export
-    from vision.calibration import calibrate
-    from vision.images import load as load_image
-    from vision.outline import find_corners
-    from vision.synthetic_game import script_game, write_stills
+    from vision.synthetic_game import script_game, write_calibrated
 
     began = time.perf_counter()
     folder = Path(args.out).resolve()
@@ -151,9 +150,7 @@ def cmd_demo(args: argparse.Namespace, out: IO[str]) -> int:
                          void_rate=0.05, button_rate=0.1)
     print(f"rendering the sample game (seed {args.seed}): {len(script.stills)} still moments ...",
           file=out, flush=True)
-    frames = write_stills(script, folder / "game", ext=".jpg")
-    start = load_image(folder / "game" / "start.png")
-    calibration = calibrate(start, find_corners(start))
+    frames, calibration, _ = write_calibrated(script, folder / "game", size=DEMO_SIZE)
     (folder / "calibration.json").write_text(calibration.to_json() + "\n")
     config = RefereeConfig(variant=find_variant("standard"), match_to=1, opening=OpeningChoice.AUTO,
                            mode=Mode.TEACH)

@@ -945,3 +945,23 @@ def write_video(script: GameScript, path: Path | str, seed: int | None = None,
     _jsonl(path.with_suffix(".truth.jsonl"), truth_lines(script, first))
     _jsonl(path.with_suffix(".buttons.jsonl"), button_lines(script, last))
     return path
+
+
+def write_calibrated(script: GameScript, folder: Path | str, size: tuple[int, int] = (1280, 960),
+                     mounts: int = 4) -> tuple[Path, Any, int]:
+    """`write_stills` under the first camera mount whose start frame calibrates, as a user moves
+    the camera until `pipgammon calibrate` accepts it.  Returns the frames folder, the
+    calibration and how many mounts were refused first."""
+    from vision.calibration import CalibrationError, calibrate
+    from vision.images import load
+    from vision.outline import OutlineError, find_corners
+
+    folder = Path(folder)
+    for refused in range(mounts):
+        frames = write_stills(script, folder, seed=script.seed + refused * 1_000_000, size=size)
+        start = load(folder / "start.png")
+        try:
+            return frames, calibrate(start, find_corners(start)), refused
+        except (CalibrationError, OutlineError):
+            continue
+    raise ScriptError(f"seed {script.seed}: calibration refused {mounts} camera mounts in a row")

@@ -104,3 +104,28 @@ def test_press_tracker(edges: list[tuple[str, float]], expected: list[Press]) ->
     events = [getattr(tracker, edge)(now) for edge, now in edges]
     assert [e.press for e in events if e is not None] == expected
     assert all(e.button is Button.END_TURN for e in events if e is not None)
+
+
+def test_a_mock_press_of_end_turn_ends_the_turn_in_the_referee(mock_factory: MockFactory) -> None:
+    """The whole edge: a gpiozero pin pressed and released, the debounced event, the referee."""
+    from engine import Player, Position, Roll, legal_plays
+    from engine.game import Phase
+    from engine.referee import Referee
+    from engine.scene import Scene
+
+    referee = Referee()
+    referee.start()
+    dice = (("white", 3, False), ("black", 1, False))
+    referee.see(Scene.of(Position.start(), dice=dice), "opening.png")
+    moved = legal_plays(Position.start(), Player.WHITE, Roll(3, 1)).parse("8/5 6/5").result
+    assert referee.see(Scene.of(moved, dice=dice), "moved.png") == []  # dice still down: not judged
+    decided = []
+    clock = Clock()
+    with BoardButtons(DEFAULT_PIN_MAP.buttons, lambda e: decided.extend(referee.press(e, "moved.png")),
+                      clock=clock, pin_factory=mock_factory):
+        pin = mock_factory.pin(DEFAULT_PIN_MAP.button_pin(Button.END_TURN))
+        pin.drive_low()
+        clock.now += 0.2
+        pin.drive_high()
+    assert [(e.type, e["move"]) for e in decided] == [("accepted", "8/5 6/5")]
+    assert referee.match.game.turn is Player.BLACK and referee.match.game.phase is Phase.ON_ROLL
