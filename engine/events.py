@@ -17,7 +17,9 @@ type                    keys besides ``type`` and ``frame``
 ``accepted``            ``player``, ``dice``, ``move`` (gnubg notation, seen by the mover),
                         ``position`` {``points``, ``bar``, ``off``} after the play, ``stage``;
                         ``by`` (the end signal: ``dice`` picked up, ``button``, or ``scene``:
-                        a legal board after a correction or a take-back); ``position_id``
+                        a legal board after a correction or a take-back; ``carried-on``: the
+                        opponent rolled past an illegal play, which is recorded as its nearest
+                        legal result); ``position_id``
                         (seen by the opponent) and ``match_id`` where the variant fits gnubg's
                         IDs (no ``match_id`` when the play ends the game); ``ambiguous``
                         (other moves the board fits as well: stacks, hidden pools or pins)

@@ -529,6 +529,8 @@ class Referee:
                 return self._read_roll(player, fresh, frame, out)
             if ask is Ask.OPPONENT_ROLL:
                 return self._read_roll(player.opponent, fresh, frame, out, kind="announce")
+            if self._carried_on(fresh, frame, out):
+                return True
             self._void_other(player, fresh, frame, out)
             return self._moving(scene, frame, out)
         return False
@@ -639,6 +641,25 @@ class Referee:
             if dice:
                 self._void(player, dice, frame, out)
                 return
+
+    def _carried_on(self, fresh: list[tuple[str, int, bool]], frame: str, out: list[Event]) -> bool:
+        """An illegal play was flagged, and instead of correcting the board the opponent throws
+        their two dice: the players have carried on (or the camera misread the board and they
+        saw nothing wrong).  A referee that waited for a correction now would stop refereeing
+        for the rest of the game, so the turn is recorded as the nearest legal result, marked
+        ``by: carried-on`` (the ``illegal`` event stays in the journal before it), and the
+        opponent's dice are read as their roll."""
+        game = self._match.game
+        if self._illegal is None or game.progress is None or game.asks is not Ask.PLAY:
+            return False
+        opponent = game.progress.player.opponent.label
+        if len([d for d in fresh if d[0] == opponent and not d[2]]) != 2:
+            return False
+        nearest = [line for line in self._lines() if line.moves == self._illegal.details.get("nearest")]
+        if not nearest:
+            return False
+        self._accept(nearest[0], frame, out, "carried-on", [])
+        return True
 
     def _is_playing(self) -> bool:
         game = self._match.game

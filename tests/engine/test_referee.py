@@ -396,6 +396,26 @@ def test_an_illegal_play_is_flagged_on_the_differing_points_and_corrected_to_a_l
     assert referee.lights["status"].colour == GREEN
 
 
+def test_when_the_players_carry_on_past_an_illegal_play_the_nearest_legal_result_is_recorded() -> None:
+    referee, dice = _opened()
+    legal = _result("8/5 6/5")
+    wrong = _moved(legal, {12: -1, 14: +1})  # or the camera misread the board: the same to the referee
+    referee.see(Scene(wrong.points, dice=dice))
+    assert [e.type for e in referee.see(wrong)] == ["illegal"]
+    # Black throws instead of anybody correcting the board: the game goes on.
+    black = (("black", 5, False), ("black", 2, False))
+    events = referee.see(Scene(wrong.points, dice=black))
+    assert [(e.type, e.details.get("by")) for e in events] == [("accepted", "carried-on"), ("roll", None)]
+    assert events[0]["move"] == "8/5 6/5" and events[1]["dice"] == [2, 5]
+    assert referee.match.game.turn is Player.BLACK and referee.match.game.phase is Phase.MOVING
+    # A cocked die is no roll to carry on with: the flag stays.
+    referee, dice = _opened()
+    referee.see(Scene(wrong.points, dice=dice))
+    referee.see(wrong)
+    cocked = (("black", 5, True), ("black", 2, False))
+    assert [e.type for e in referee.see(Scene(wrong.points, dice=cocked))] == ["void-roll"]
+
+
 def test_an_illegal_play_corrected_to_the_start_is_played_again() -> None:
     referee, dice = _opened()
     legal = _result("8/5 6/5")
