@@ -1,5 +1,6 @@
 # pipgammon: the two entry points a fresh Debian / Raspberry Pi OS machine needs.
-#   make demo   create .venv, install pipgammon, run the main job and the LED bridge's self-test
+#   make demo   create .venv, install pipgammon, referee the embedded sample game end to end
+#               (outputs in demo-output/), then run the LED bridge's self-test
 #   make test   create .venv, install pipgammon[dev], run ruff, mypy and pytest
 
 PYTHON ?= python3
@@ -23,7 +24,7 @@ $(DEVSTAMP): pyproject.toml | $(BIN)/python
 	touch $@ $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/pipgammon selfplay --seed 7 --match-to 3
+	$(BIN)/pipgammon demo --out demo-output
 	$(BIN)/pipgammon bridge selftest --frames 2000 --faults 0.05 --unplugs 1
 
 lint: $(DEVSTAMP)
@@ -45,4 +46,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/bridge.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache demo-output

@@ -13,11 +13,14 @@ type                    keys besides ``type`` and ``frame``
 ``opening``             ``white``, ``black`` (one die each); ``starter`` (player or null: a tie)
 ``starter``             ``player`` (Classic Line: the starter rolls their own two dice)
 ``roll``                ``player``, ``dice`` [a, b]; ``source`` (``dice``; ``announced``: open
-                        roll, rolled last turn; ``fixed``: fixed roll, no dice thrown)
+                        roll, rolled last turn; ``fixed``: fixed roll, no dice thrown;
+                        ``inferred``: the dice were not seen, the roll is worked out from the
+                        board when the opponent throws, other fitting rolls in ``ambiguous``)
 ``accepted``            ``player``, ``dice``, ``move`` (gnubg notation, seen by the mover),
                         ``position`` {``points``, ``bar``, ``off``} after the play, ``stage``;
                         ``by`` (the end signal: ``dice`` picked up, ``button``, or ``scene``:
-                        a legal board after a correction or a take-back; ``carried-on``: the
+                        a legal board after a correction or a take-back; ``inferred``: the play of an
+                        inferred roll; ``carried-on``: the
                         opponent rolled past an illegal play, which is recorded as its nearest
                         legal result); ``position_id``
                         (seen by the opponent) and ``match_id`` where the variant fits gnubg's

@@ -349,7 +349,7 @@ class Referee:
             player = Player.from_label(d["player"])
             dice = [int(v) for v in d["dice"]]
             self._match = match.roll_dice(player, Roll(dice[0], dice[1]))
-            if d.get("source", "dice") != "fixed":
+            if d.get("source", "dice") not in ("fixed", "inferred"):
                 self._in_use[player.label] = tuple(sorted(dice))
                 self._roll_dice = tuple((player.label, v) for v in dice)
             else:
@@ -516,6 +516,8 @@ class Referee:
                 return True
             if self._cube_moved(scene, player, frame, out):
                 return True
+            if self._missed_roll(player, scene, fresh, frame, out):
+                return True
             return self._read_roll(player, fresh, frame, out)
         if game.phase is Phase.DOUBLED:
             return self._doubled(scene, player, fresh, frame, out)
@@ -641,6 +643,43 @@ class Referee:
             if dice:
                 self._void(player, dice, frame, out)
                 return
+
+    def _missed_roll(self, player: Player, scene: Scene, fresh: list[tuple[str, int, bool]], frame: str,
+                     out: list[Event]) -> bool:
+        """The opponent throws their dice, yet ``player``'s roll was never read and the board
+        has changed: the camera missed ``player``'s dice (a die on a pale point, a hand over
+        them).  Waiting for that roll would stop refereeing for the rest of the game, so the
+        roll is worked out from the board, as a referee who looked away asks "what did you
+        throw?" and checks: the rolls of which some legal play gives exactly this board.  It
+        is recorded with ``source: inferred`` and the play ``by: inferred``; when several rolls
+        fit, the others are listed in ``ambiguous``.  Only one-stage turns are inferred."""
+        game = self._match.game
+        if game.announced is not None or game.chooser is not None:
+            return False
+        opponent = [d for d in fresh if d[0] == player.opponent.label and not d[2]]
+        if len(opponent) != 2 or _scene_visible(scene) == _visible(game.position):
+            return False
+        fits: list[tuple[int, tuple[int, int], Play]] = []
+        for first in range(1, 7):
+            for second in range(first, 7):
+                after = self._match.roll_dice(player, Roll(second, first)).game
+                if after.asks is not Ask.PLAY or after.progress is None or len(after.progress.stages) != 1 \
+                        or after.progress.roll_again or after.progress.then_doublet:
+                    continue
+                for play in after.legal_plays():
+                    fits_board, hidden = _fit(scene, play.result)
+                    if fits_board and play.steps:
+                        fits.append((hidden, (second, first), play))
+        if not fits:
+            return False
+        fits.sort(key=lambda f: (f[0], f[1], f[2].notation))
+        _, roll, _ = fits[0]
+        others = sorted({f"{a}-{b}" for _, (a, b), _ in fits} - {f"{roll[0]}-{roll[1]}"})
+        self._emit(out, "roll", frame, player=player.label, dice=list(roll), source="inferred",
+                   **({"ambiguous": others} if others else {}))
+        line = next(line for line in self._lines() if _fit(scene, line.result)[0])
+        self._accept(line, frame, out, "inferred", [])
+        return True
 
     def _carried_on(self, fresh: list[tuple[str, int, bool]], frame: str, out: list[Event]) -> bool:
         """An illegal play was flagged, and instead of correcting the board the opponent throws

@@ -416,6 +416,27 @@ def test_when_the_players_carry_on_past_an_illegal_play_the_nearest_legal_result
     assert [e.type for e in referee.see(Scene(wrong.points, dice=cocked))] == ["void-roll"]
 
 
+def test_a_roll_the_camera_missed_is_worked_out_from_the_board_when_the_opponent_throws() -> None:
+    referee, _ = _opened()
+    white = _result("8/5 6/5")
+    referee.see(Scene.of(white))  # White's dice picked up: accepted
+    assert referee.match.game.turn is Player.BLACK
+    # Black's 6-5 lay on pale points and was never seen; Black ran a back checker.
+    black = _result("24/13", (6, 5), Player.BLACK, white)
+    assert referee.see(Scene.of(black)) == []  # a changed board, no roll read: nothing to judge yet
+    events = referee.see(Scene.of(black, dice=(("white", 4, False), ("white", 2, False))))
+    assert [(e.type, e.details.get("source"), e.details.get("by")) for e in events] == [
+        ("roll", "inferred", None), ("accepted", None, "inferred"), ("roll", None, None)]
+    assert events[0]["dice"] == [6, 5] and "ambiguous" not in events[0].details
+    assert events[1]["move"] == "24/13" and events[2]["player"] == "white"
+    # A board no roll explains stays unexplained: White's dice are void until Black's turn is seen.
+    referee, _ = _opened()
+    referee.see(Scene.of(white))
+    impossible = _moved(white, {24: +2, 1: -2})  # Black's back checkers teleported home
+    events = referee.see(Scene(impossible.points, dice=(("white", 4, False), ("white", 2, False))))
+    assert [e.type for e in events] == ["void-roll"]
+
+
 def test_an_illegal_play_corrected_to_the_start_is_played_again() -> None:
     referee, dice = _opened()
     legal = _result("8/5 6/5")
