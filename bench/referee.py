@@ -91,6 +91,8 @@ def key(event: Event) -> tuple[Any, ...]:
         return ("opening", d["white"], d["black"])
     if event.type in ("double", "take", "drop"):
         return (event.type, d["player"], d["cube"])
+    if event.type == "reroll":  # a cocked die's top face is no value: only whose roll is thrown again
+        return ("reroll", d["player"])
     return (event.type, d.get("player"), dice)
 
 

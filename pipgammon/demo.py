@@ -180,6 +180,9 @@ def cmd_demo(args: argparse.Namespace, out: IO[str]) -> int:
         pictures.append(name)
     (folder / "index.html").write_text(_page(moments, pictures, mat, "pipgammon demo: a refereed game"))
     (folder / "turns.log").write_text("\n".join(log) + "\n")
+    if not args.keep_frames:
+        # A quarter of a gigabyte of rendered camera frames: the pictures above keep what matters.
+        shutil.rmtree(frames)
     stats = replay.stats
     print(f"\n{stats.frames} frames read ({stats.read} clear), {stats.stable} scenes judged, "
           f"{len(events)} events journaled in {time.perf_counter() - began:.0f} s", file=out)
@@ -193,4 +196,6 @@ def add_commands(sub: Any) -> None:
     demo = sub.add_parser("demo", help="referee an embedded sample game end to end, LEDs simulated")
     demo.add_argument("--out", default="demo-output", help="the folder for everything it writes")
     demo.add_argument("--seed", type=int, default=DEMO_SEED, help="another sample game")
+    demo.add_argument("--keep-frames", action="store_true",
+                      help="keep the rendered camera frames (game/frames/), e.g. to try pipgammon replay")
     demo.set_defaults(run=cmd_demo)
