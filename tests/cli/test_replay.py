@@ -1,0 +1,87 @@
+"""`pipgammon replay`: a rendered game through vision, the referee and the journal, and a resume
+after a crash at any event."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.events import Event
+from pipgammon.cli import main
+from pipgammon.journal import load
+from vision.synthetic_game import GameScript, script_game, write_calibrated
+
+#: The opening and the first turns of a seeded game: enough to judge plays, short to render.
+BEATS = 60
+
+
+def _short(seed: int) -> GameScript:
+    script = script_game(seed, illegal_rate=0.3, tryout_rate=0.5)
+    return dataclasses.replace(script, beats=script.beats[:BEATS],
+                               truth=tuple(t for t in script.truth if t.beat < BEATS))
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory: pytest.TempPathFactory) -> tuple[GameScript, Path, Path]:
+    folder = tmp_path_factory.mktemp("game")
+    # A game whose frames vision reads right (bench/referee.py measures how often vision does
+    # on games nobody chose): this tests the pipeline and the journal, not the eyes.
+    script = _short(7)
+    frames, calibration, _ = write_calibrated(script, folder, size=(2028, 1520))  # the Pi HQ camera
+    (folder / "calibration.json").write_text(calibration.to_json())
+    return script, frames, folder / "calibration.json"
+
+
+def _replay(frames: Path, calibration: Path, journal: Path, *extra: str) -> int:
+    return main(["replay", str(frames), "--calibration", str(calibration), "--events", str(journal),
+                 "--export", str(journal.with_suffix(".mat")), *extra])
+
+
+def _judged(events: list[Event]) -> list[tuple[object, ...]]:
+    kinds = ("opening", "roll", "accepted", "illegal", "no-play", "void-roll", "reroll")
+    return [(e.type, e.details.get("player"), sorted(e.details.get("dice", [])), e.details.get("move"),
+             e.details.get("points")) for e in events if e.type in kinds]
+
+
+def test_a_replayed_game_says_what_its_truth_says(game: tuple[GameScript, Path, Path],
+                                                  tmp_path: Path) -> None:
+    script, frames, calibration = game
+    journal = tmp_path / "events.jsonl"
+    assert _replay(frames, calibration, journal) == 0
+    events = list(load(journal).events)
+    truth = [t.event for t in script.truth]
+    assert _judged(events) == _judged(truth)
+    assert any(e.type == "illegal" for e in events) and any(e.type == "accepted" for e in events)
+    assert journal.with_suffix(".mat").read_text().startswith(" 1 point match")
+
+
+def test_a_replay_cut_at_any_event_resumes_to_the_same_journal(game: tuple[GameScript, Path, Path],
+                                                               tmp_path: Path) -> None:
+    _, frames, calibration = game
+    whole = tmp_path / "whole.jsonl"
+    assert _replay(frames, calibration, whole) == 0
+    lines = whole.read_bytes().splitlines(keepends=True)
+    for cut in (1, 2, len(lines) // 2, len(lines) - 1):
+        journal = tmp_path / f"cut-{cut}.jsonl"
+        # A crash after `cut` events were synced, in the middle of writing the next one.
+        journal.write_bytes(b"".join(lines[:cut]) + lines[cut][:10])
+        assert _replay(frames, calibration, journal, "--resume") == 0
+        loaded = load(journal)
+        assert loaded.events == load(whole).events
+        assert len(loaded.problems) == 1  # the torn line is reported, and kept on disk
+
+
+def test_bad_input_is_one_line_and_a_recording_is_never_overwritten(
+        game: tuple[GameScript, Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, frames, calibration = game
+    assert _replay(tmp_path / "nowhere", calibration, tmp_path / "e.jsonl") == 2
+    assert "no such folder or video" in capsys.readouterr().err
+    journal = tmp_path / "taken.jsonl"
+    journal.write_text(json.dumps(Event("mode", "x", {"mode": "teach"}).to_json()) + "\n")
+    assert _replay(frames, calibration, journal) == 2
+    err = capsys.readouterr().err
+    assert "already holds events; give --resume" in err and err.count("\n") == 1
+    assert journal.read_text().count("\n") == 1
