@@ -85,14 +85,20 @@ class Reading:
         return data
 
 
-def places_under(spots: Sequence[tuple[float, float]], corners: FloatArray) -> list[int]:
-    """The places whose centres lie within half a checker of these frame points."""
+def places_under(spots: Sequence[tuple[float, float]], corners: FloatArray, reach: float | None = None,
+                 ) -> list[int]:
+    """The places a flat die at these frame points lies on: whose centre is within half a checker
+    and a quarter of a die of it.  A checker there would be half under the die, which a die
+    lying flat cannot be; and a die lying between two places covers both, which must not read
+    as a hand over the board.  ``reach`` (canonical pixels) asks for the places within that
+    distance instead."""
     if not spots:
         return []
     warp = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), GEOMETRY.corners().astype(np.float32))
     board = np.asarray(cv2.perspectiveTransform(np.array([spots], np.float64), warp)).reshape(-1, 2)
     gaps = np.linalg.norm(PLACE_CENTRES[None, :, :] - board[:, None, :], axis=2)
-    return sorted({int(i) for i in np.nonzero(gaps < GEOMETRY.checker / 2)[1]})
+    reach = GEOMETRY.checker / 2 + GEOMETRY.die / 4 if reach is None else reach
+    return sorted({int(i) for i in np.nonzero(gaps < reach)[1]})
 
 
 def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
@@ -118,7 +124,10 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
     certainty = probabilities.max(axis=1)
 
     undecided = int((certainty < config.decided).sum())
-    covered = int((kinds == COVERED).sum())
+    # A place a flat die (or its shadow) reaches into looks covered, but no hand is there: it is
+    # read below as the likeliest of what it can hold, and not counted as a sign of a hand.
+    beside = places_under(flat_dice, calibration.corners, GEOMETRY.checker / 2 + GEOMETRY.die)
+    covered = int(np.delete(kinds == COVERED, beside).sum())
     changed = changed_area(small, calibration.small_log, grid, calibration.grid)
     if undecided + covered > len(PLACES) // 2:
         return timed(Reading("no-board", reason="nothing in the frame looks like the calibrated board: "
