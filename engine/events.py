@@ -34,6 +34,8 @@ type                    keys besides ``type`` and ``frame``
 ``void-roll``           ``player`` (who rolled out of turn), ``dice``; ``seen`` [[colour, value,
                         cocked], ...] (the dice ignored until picked up), ``reason``
 ``reroll``              ``player``, ``dice`` (a die was cocked); ``seen`` as in ``void-roll``
+``rethrow``             ``player``, ``dice`` (the roll read before): thrown again before a
+                        checker moved, so that throw was none (a cocked die seen as flat)
 ``announce``            ``player``, ``dice`` (open roll: the opponent's dice for next turn)
 ``doublet``             ``player``, ``value`` (a chosen doublet)
 ``double``              ``player`` (the doubler), ``cube`` (the value offered)
@@ -81,6 +83,7 @@ KEYS: Mapping[str, tuple[str, ...]] = {
     "corrected": ("player", "to"),
     "void-roll": ("player", "dice"),
     "reroll": ("player", "dice"),
+    "rethrow": ("player", "dice"),
     "announce": ("player", "dice"),
     "doublet": ("player", "value"),
     "double": ("player", "cube"),

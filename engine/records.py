@@ -235,6 +235,15 @@ class _Reader:
             game.entries.append(Entry(kind, _player(event, index), index, dice=(value, value)))
         elif kind == "undo":
             self._undo(index, event)
+        elif kind == "rethrow":
+            # The roll before was no throw: it is forgotten, as the player threw again.
+            game = self._open_game(index)
+            player = _player(event, index)
+            if game.entries and game.entries[-1].kind == "roll" and game.entries[-1].player is player \
+                    and game.entries[-1].move is None:
+                game.entries.pop()
+            else:
+                raise RecordError(index, f"rethrow: {player.label} has no roll waiting to be played")
         elif kind == "game-over":
             self._game_over(index, event)
         elif kind == "match-over":

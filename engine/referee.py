@@ -217,6 +217,8 @@ class Referee:
         self._replay = False  # after "corrected" to the start or an undo: play again
         self._verdict: Event | None = None  # the last accepted / no-play, until the next roll
         self._undo_to: Match | None = None
+        #: The match before the last roll was read: a rethrow goes back to it.
+        self._before_roll: Match | None = None
         self._undo_player: Player | None = None
         self._judged = False  # a verdict of this roll was given (the undo snapshot is taken)
         self._roll_dice: tuple[tuple[str, int], ...] = ()
@@ -314,6 +316,8 @@ class Referee:
         kind = event.type
         match = self._match
         game = match.game
+        if kind not in ("roll", "rethrow", "void-roll", "reroll", "mode"):
+            self._before_roll = None  # only a roll nothing was decided on can be thrown again
         if kind == "match":
             variant = find_variant(str(d["variant"]))
             opening = _rule(OpeningChoice(d["opening"]))
@@ -348,6 +352,7 @@ class Referee:
         elif kind == "roll":
             player = Player.from_label(d["player"])
             dice = [int(v) for v in d["dice"]]
+            self._before_roll = match
             self._match = match.roll_dice(player, Roll(dice[0], dice[1]))
             if d.get("source", "dice") not in ("fixed", "inferred"):
                 self._in_use[player.label] = tuple(sorted(dice))
@@ -389,6 +394,11 @@ class Referee:
         elif kind == "corrected":
             self._illegal = None
             self._replay = d["to"] == "start"
+        elif kind == "rethrow":
+            if self._before_roll is None:
+                raise IllegalActionError("a rethrow with no roll to throw again")
+            self._match, self._before_roll = self._before_roll, None
+            self._reset_turn()
         elif kind in ("void-roll", "reroll"):
             seen = d.get("seen") or [[d["player"], v, False] for v in d["dice"]]
             self._ignored = tuple(sorted((str(c), int(v), bool(k)) for c, v, k in seen))
@@ -531,7 +541,7 @@ class Referee:
                 return self._read_roll(player, fresh, frame, out)
             if ask is Ask.OPPONENT_ROLL:
                 return self._read_roll(player.opponent, fresh, frame, out, kind="announce")
-            if self._carried_on(fresh, frame, out):
+            if self._carried_on(fresh, frame, out) or self._rethrown(fresh, scene, frame, out):
                 return True
             self._void_other(player, fresh, frame, out)
             return self._moving(scene, frame, out)
@@ -679,6 +689,25 @@ class Referee:
                    **({"ambiguous": others} if others else {}))
         line = next(line for line in self._lines() if _fit(scene, line.result)[0])
         self._accept(line, frame, out, "inferred", [])
+        return True
+
+    def _rethrown(self, fresh: list[tuple[str, int, bool]], scene: Scene, frame: str,
+                  out: list[Event]) -> bool:
+        """The player on roll throws their own dice again before moving a checker: the throw
+        read was no throw (a cocked die the camera took for flat, a die that rolled on after
+        it looked still).  The roll is taken back (``rethrow``, with the dice read before) and
+        the new dice are read as the roll.  After a checker has moved, new dice stay void."""
+        game = self._match.game
+        if game.progress is None or game.progress.rolls != 1 or self._illegal is not None:
+            return False
+        player = game.progress.player
+        mine = [d for d in fresh if d[0] == player.label and not d[2]]
+        if len(mine) != 2 or _scene_visible(scene) != _visible(game.position) or self._before_roll is None:
+            return False
+        before = self._before_roll.game
+        if before.position != game.position or game.asks is not Ask.PLAY:
+            return False
+        self._emit(out, "rethrow", frame, player=player.label, dice=self._dice())
         return True
 
     def _carried_on(self, fresh: list[tuple[str, int, bool]], frame: str, out: list[Event]) -> bool:

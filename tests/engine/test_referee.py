@@ -437,6 +437,34 @@ def test_a_roll_the_camera_missed_is_worked_out_from_the_board_when_the_opponent
     assert [e.type for e in events] == ["void-roll"]
 
 
+def test_dice_thrown_again_before_a_checker_moves_replace_the_roll_read() -> None:
+    referee, _ = _opened()
+    white = _result("8/5 6/5")
+    referee.see(Scene.of(white))
+    # Black's throw looked flat to the camera but was cocked; Black throws again.
+    assert [e.type for e in referee.see(Scene.of(white, dice=(("black", 5, False), ("black", 2, False))))] \
+        == ["roll"]
+    events = referee.see(Scene.of(white, dice=(("black", 6, False), ("black", 4, False))))
+    assert [(e.type, sorted(e["dice"])) for e in events] == [("rethrow", [2, 5]), ("roll", [4, 6])]
+    black = _result("24/14", (6, 4), Player.BLACK, white)
+    events = referee.see(Scene.of(black))
+    assert [(e.type, e.details.get("move")) for e in events] == [("accepted", "24/14")]
+    # The journal reads back, and the export forgets the roll thrown again.
+    from engine.records import to_mat
+    assert Referee.resume(RefereeConfig(), referee.events).match == referee.match
+    mat = to_mat(list(referee.events))
+    assert mat.endswith("31: 8/5 6/5                 46: 24/18 18/14\n") and "52:" not in mat
+    # Once a checker has moved, new dice of the mover's colour are out of turn.
+    referee, _ = _opened()
+    referee.see(Scene.of(white))
+    referee.see(Scene.of(white, dice=(("black", 5, False), ("black", 2, False))))
+    half = _moved(white, {13: +1, 8: -1})  # one black checker 13/8
+    referee.see(Scene(half.points, dice=(("black", 5, False), ("black", 2, False))))
+    # (The old dice are gone too, so the half-played board is judged: an illegal 13/8.)
+    again = (("black", 6, False), ("black", 4, False))
+    assert [e.type for e in referee.see(Scene(half.points, dice=again))] == ["void-roll", "illegal"]
+
+
 def test_an_illegal_play_corrected_to_the_start_is_played_again() -> None:
     referee, dice = _opened()
     legal = _result("8/5 6/5")
