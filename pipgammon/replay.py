@@ -187,20 +187,20 @@ class Replay:
         import cv2
         import numpy as np
 
-        from vision.observation import observe
-        from vision.stabiliser import Stabiliser, motion, shrink
+        from vision.observation import Observer
+        from vision.stabiliser import Stabiliser
 
         capture = cv2.VideoCapture(str(video))
         if not capture.isOpened():
             raise ReplayError(f"{video}: not a video OpenCV can open")
         presses = video_presses(video)
         stabiliser = Stabiliser()
+        observer = Observer(self.calibration, stabiliser.config)
         # The stabiliser emits a run exactly `agreeing_frames` frames after it starts, so
         # starting one frame earlier than that re-derives the resume frame's scene.
         resume_at = int(self.resume_frame) if self.resume_frame else 0
         first = max(0, resume_at - stabiliser.config.agreeing_frames)
         self.stats.skipped_on_resume = first
-        before = None
         index = -1
         try:
             while True:
@@ -214,10 +214,7 @@ class Replay:
                 self.stats.frames += 1
                 stamp = float(capture.get(cv2.CAP_PROP_POS_MSEC))
                 started = time.perf_counter()
-                seen = observe(image, self.calibration)
-                small = shrink(image)
-                moved = motion(before, small)
-                before = small
+                seen, moved = observer.observe(image)
                 self.stats.read_ms.append((time.perf_counter() - started) * 1000)
                 if seen.status in ("ok", "cocked"):
                     self.stats.read += 1

@@ -12,7 +12,10 @@ import pytest
 from engine.events import Event
 from pipgammon.cli import main
 from pipgammon.journal import load
-from vision.synthetic_game import GameScript, script_game, write_calibrated
+from vision.calibration import calibrate
+from vision.images import load as load_image
+from vision.outline import find_corners
+from vision.synthetic_game import GameScript, script_game, write_calibrated, write_video
 
 #: The opening and the first turns of a seeded game: enough to judge plays, short to render.
 BEATS = 60
@@ -85,3 +88,22 @@ def test_bad_input_is_one_line_and_a_recording_is_never_overwritten(
     err = capsys.readouterr().err
     assert "already holds events; give --resume" in err and err.count("\n") == 1
     assert journal.read_text().count("\n") == 1
+
+
+def test_a_video_goes_through_the_stabiliser_and_resumes_too(tmp_path: Path) -> None:
+    script = _short(7)
+    script = dataclasses.replace(script, beats=script.beats[:24],
+                                 truth=tuple(t for t in script.truth if t.beat < 24))
+    video = write_video(script, tmp_path / "game.avi", size=(2028, 1520))
+    start = load_image(video.with_suffix(".start.png"))
+    calibration = tmp_path / "calibration.json"
+    calibration.write_text(calibrate(start, find_corners(start)).to_json())
+    whole = tmp_path / "whole.jsonl"
+    assert _replay(video, calibration, whole) == 0
+    events = list(load(whole).events)
+    assert _judged(events) == _judged([t.event for t in script.truth])
+    lines = whole.read_bytes().splitlines(keepends=True)
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(b"".join(lines[: len(lines) // 2]))
+    assert _replay(video, calibration, cut, "--resume") == 0
+    assert load(cut).events == load(whole).events
