@@ -1,6 +1,10 @@
 """The referee over whole synthetic games: wrong verdicts, flagged errors, latency, crash safety.
 
     python bench/referee.py [--games 20] [--kills 100] [--keep DIR]
+    # or split over cores, then report and crash-test what was kept:
+    python bench/referee.py --start 0 --games 10 --keep DIR --no-report &
+    python bench/referee.py --start 10 --games 10 --keep DIR --no-report
+    python bench/referee.py --games 0 --keep DIR
 
 Each game (seeds from 6,000,000: no test uses them) is engine self-play scripted as the
 camera sees it, with injected illegal plays and their corrections, tried-and-taken-back
@@ -270,60 +274,83 @@ def kill_test(games: list[tuple[GameScript, Path, Path, list[Event]]], kills: in
     return counts
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--kills", type=int, default=100)
-    parser.add_argument("--kill-games", type=int, default=4, help="games the kills are spread over")
-    parser.add_argument("--keep", type=Path, help="keep the rendered games and journals here")
-    args = parser.parse_args(argv)
-    cv2.setNumThreads(1)
-    work = args.keep or Path(tempfile.mkdtemp(prefix="pipgammon-bench-"))
+def play_game(number: int, work: Path) -> None:
+    """Referee game ``number`` through the pipeline; its journal, match and figures stay in
+    ``work/game-NN`` (``result.json``) for `report`."""
+    variant, length, opening = PLAN[number % len(PLAN)]
+    script = script_game(FIRST_SEED + number, variant=variant, match_to=length, opening=opening)
+    folder = work / f"game-{number:02d}"
+    events, verdict_ms, _, _, mat, refused = pipeline(script, folder)
+    gnubg = gnubg_round_trip(mat, events, folder) if variant == "standard" else "not standard"
+    (folder / "result.json").write_text(json.dumps({"number": number, "verdict_ms": verdict_ms,
+                                                    "refused": refused, "gnubg": gnubg}))
+    result = compare([t.event for t in script.truth], events)
+    print(f"game {number:2d} {variant:12s} to {length} {opening:14s} seed {FIRST_SEED + number}: "
+          f"{result['turns']} turns, {result['wrong verdicts']} wrong, "
+          f"{result['flagged']}/{result['injected']} injected flagged; gnubg: {gnubg}", flush=True)
+
+
+def report(work: Path) -> list[tuple[GameScript, Path, Path, list[Event]]]:
+    """The totals over every game kept in ``work``; returns the standard games for the kill test."""
     totals = {"logic": Counter[str](), "pipeline": Counter[str]()}
     latency: list[float] = []
     gnubg: Counter[str] = Counter()
-    mounts_refused = 0
-    played: list[tuple[GameScript, Path, Path, list[Event]]] = []
-    for number in range(args.games):
-        variant, length, opening = PLAN[number % len(PLAN)]
-        script = script_game(FIRST_SEED + number, variant=variant, match_to=length, opening=opening)
+    refused = 0
+    standard = []
+    folders = sorted(f for f in work.glob("game-*") if (f / "result.json").exists())
+    for folder in folders:
+        kept = json.loads((folder / "result.json").read_text())
+        variant, length, opening = PLAN[kept["number"] % len(PLAN)]
+        script = script_game(FIRST_SEED + kept["number"], variant=variant, match_to=length, opening=opening)
         truth = [t.event for t in script.truth]
+        events = list(load(folder / "events.jsonl").events)
         totals["logic"] += compare(truth, logic(script))
-        events, verdict_ms, frames, calibration, mat, refused = pipeline(script, work / f"game-{number:02d}")
-        mounts_refused += refused
-        result = compare(truth, events)
-        totals["pipeline"] += result
-        latency += verdict_ms
+        totals["pipeline"] += compare(truth, events)
+        latency += kept["verdict_ms"]
+        refused += kept["refused"]
         if variant == "standard":
-            verdict = gnubg_round_trip(mat, events, work / f"game-{number:02d}")
-            gnubg[verdict if verdict == "ok" else "failed"] += 1
-            if verdict != "ok":
-                print(f"  game {number}: gnubg: {verdict}")
-            played.append((script, frames, calibration, events))
-        print(f"game {number:2d} {variant:12s} to {length} {opening:14s} seed {FIRST_SEED + number}: "
-              f"{result['turns']} turns, {result['wrong verdicts']} wrong, "
-              f"{result['flagged']}/{result['injected']} injected flagged", flush=True)
+            gnubg["ok" if kept["gnubg"] == "ok" else "failed"] += 1
+            standard.append((script, folder / "frames", folder / "calibration.json", events))
     for name, counts in totals.items():
-        print(f"\n{name}: {args.games} games, {counts['turns']} turns judged")
+        print(f"\n{name}: {len(folders)} games, {counts['turns']} turns judged")
         print(f"  wrong verdicts: {counts['wrong verdicts']} (target 0)")
         print(f"  injected illegal plays flagged with the right points: "
               f"{counts['flagged']}/{counts['injected']}")
         shown = ("turns", "injected", "flagged", "wrong verdicts")
-        others = {k: v for k, v in counts.items() if k not in shown and v}
-        for what, count in sorted(others.items()):
+        for what, count in sorted((k, v) for k, v in counts.items() if k not in shown and v):
             print(f"  {what}: {count}")
-    print(f"\ncamera mounts refused by calibration and replaced: {mounts_refused}")
+    print(f"\ncamera mounts refused by calibration and replaced: {refused}")
     print(f"gnubg imports the .mat with every move and the final score: "
-          f"{gnubg['ok']}/{sum(gnubg.values())}")
+          f"{gnubg['ok']}/{sum(gnubg.values())} standard games")
     if latency:
         latency.sort()
         p99 = latency[min(len(latency) - 1, int(0.99 * len(latency)))]
         print(f"latency from the stable end-of-turn scene to the journaled verdict: median "
               f"{statistics.median(latency):.1f} ms, p99 {p99:.1f} ms over {len(latency)} verdicts "
               f"(target <= 150)")
-    if args.kills and played:
-        kills = kill_test(played[:args.kill_games], args.kills, random.Random(FIRST_SEED), work)
+    return standard
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--start", type=int, default=0, help="the first game's number (to split runs)")
+    parser.add_argument("--kills", type=int, default=100)
+    parser.add_argument("--kill-games", type=int, default=4, help="standard games the kills are spread over")
+    parser.add_argument("--keep", type=Path, help="keep the rendered games and journals here")
+    parser.add_argument("--no-report", action="store_true", help="play the games only (a split run)")
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    work = args.keep or Path(tempfile.mkdtemp(prefix="pipgammon-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
+    for number in range(args.start, args.start + args.games):
+        play_game(number, work)
+    if args.no_report:
+        return 0
+    standard = report(work)
+    if args.kills and standard:
+        kills = kill_test(standard[:args.kill_games], args.kills, random.Random(FIRST_SEED), work)
         print(f"\nSIGKILL: {kills['kills']} kills over {kills['games']} replays "
               f"({kills['finished before the kill']} runs finished before their kill)")
         print(f"  journals not a prefix of the uninterrupted run: "
