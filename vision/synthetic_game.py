@@ -196,6 +196,8 @@ def one_by_one(before: Position, after: Position, player: Player, rng: random.Ra
         (targets if change > 0 else sources).extend([point] * abs(change))
     targets += ["off"] * max(after.off[me] - before.off[me], 0)
     targets += ["bar"] * max(after.bar[me] - before.bar[me], 0)
+    if not sources and not targets:
+        return [after]  # the checkers moved came back where they were (a variant's round trip)
     if len(sources) != len(targets):
         raise ScriptError(f"cannot split {before.to_text()} -> {after.to_text()} into checker moves")
     rng.shuffle(targets)
