@@ -310,7 +310,8 @@ def report(work: Path) -> list[tuple[GameScript, Path, Path, list[Event]]]:
     for folder in folders:
         kept = json.loads((folder / "result.json").read_text())
         variant, length, opening = PLAN[kept["number"] % len(PLAN)]
-        script = script_game(kept.get("seed", FIRST_SEED + kept["number"]), variant=variant, match_to=length, opening=opening)
+        seed = kept.get("seed", FIRST_SEED + kept["number"])
+        script = script_game(seed, variant=variant, match_to=length, opening=opening)
         truth = [t.event for t in script.truth]
         events = list(load(folder / "events.jsonl").events)
         totals["logic"] += compare(truth, logic(script))
