@@ -65,7 +65,7 @@ from vision.synthetic_game import GameScript, Press, ScriptError, Still, script_
 ORACLE = Path(__file__).resolve().parents[1] / "tests" / "oracle"
 SIDE = {Player.WHITE: "X", Player.BLACK: "O"}  # gnubg's left and right columns
 FIRST_SEED = 6_000_000
-KILL_WINDOW_S = 12.0
+KILL_WINDOW_S = 6.0
 #: (variant, match length, opening) in turn: standard matches with both openings, and the
 #: variants the synthetic games can show (not Backwards: its races run past a thousand stills).
 PLAN = [("standard", 1, "one-die-each"), ("standard", 3, "starter-rolls"), ("eureka", 1, "one-die-each"),
