@@ -264,6 +264,13 @@ class Referee:
         referee = cls(config)
         for event in events:
             referee.apply(event)
+        # Which dice still lie on the board was learnt from scenes, not events: a roll whose
+        # turn ended may have been picked up since.  Only the roll being played is surely
+        # still there; any other die seen next is new (a roll again of the same numbers).
+        game = referee._match.game
+        playing = game.progress.player.label if game.phase is Phase.MOVING and game.progress else None
+        referee._in_use = {colour: dice if colour == playing else ()
+                           for colour, dice in referee._in_use.items()}
         return referee
 
     def see(self, scene: Scene, frame: str = "") -> list[Event]:

@@ -465,6 +465,28 @@ def test_dice_thrown_again_before_a_checker_moves_replace_the_roll_read() -> Non
     assert [e.type for e in referee.see(Scene(half.points, dice=again))] == ["void-roll", "illegal"]
 
 
+def test_a_resumed_referee_reads_a_roll_of_the_same_numbers_as_dice_picked_up_before() -> None:
+    referee, _ = _opened()
+    white = _result("8/5 6/5")
+    referee.see(Scene.of(white))
+    five_two = (("black", 5, False), ("black", 2, False))
+    black = _result("13/8 13/11", (5, 2), Player.BLACK, white)
+    referee.see(Scene.of(white, dice=five_two))
+    referee.see(Scene.of(black, dice=five_two))
+    referee.press(END_TURN)  # accepted with the dice still down ...
+    referee.see(Scene.of(black))  # ... then picked up: only a scene says so, no event
+    six_four = (("white", 6, False), ("white", 4, False))
+    white_again = _result("24/14", (6, 4), Player.WHITE, black)
+    referee.see(Scene.of(black, dice=six_four))
+    referee.see(Scene.of(white_again))
+    journal = list(referee.events)
+    again = Scene.of(white_again, dice=five_two)  # Black throws 5-2 once more
+    live = referee.see(again, "f")
+    resumed = Referee.resume(RefereeConfig(), journal).see(again, "f")
+    assert [(e.type, e.details.get("dice")) for e in live] == [("roll", [2, 5])]
+    assert resumed == live
+
+
 def test_an_illegal_play_corrected_to_the_start_is_played_again() -> None:
     referee, dice = _opened()
     legal = _result("8/5 6/5")
