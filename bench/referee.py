@@ -35,7 +35,6 @@ import difflib
 import json
 import os
 import random
-import shutil
 import signal
 import statistics
 import subprocess
@@ -58,6 +57,7 @@ from engine.player import Player
 from engine.position import Position
 from engine.referee import Mode, OpeningChoice, Referee, RefereeConfig
 from engine.variants import find_variant
+from pipgammon.gnubg import find_gnubg
 from pipgammon.journal import load
 from pipgammon.replay import Replay, export
 from vision.synthetic_game import GameScript, Press, ScriptError, Still, script_game, write_calibrated
@@ -177,7 +177,7 @@ def expected_games(events: list[Event]) -> list[list[tuple[Any, ...]]]:
 def gnubg_round_trip(mat: Path, events: list[Event], work: Path) -> str:
     """'ok' when gnubg, run as a separate program, imports the .mat with every move, cube action
     and the final score of our events; else what differs."""
-    binary = shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
+    binary = find_gnubg()
     if binary is None:
         return "gnubg is not installed"
     source, sink = work / "gnubg.in", work / "gnubg.out"

@@ -29,6 +29,7 @@ from engine.position import Position
 from engine.referee import Mode, OpeningChoice, Referee, RefereeConfig
 from engine.scene import Scene
 from engine.variants import find_variant
+from pipgammon.gnubg import find_gnubg
 
 #: The embedded sample game: a 1-point standard game with every kind of event in it.
 DEMO_SEED = 7
@@ -124,7 +125,7 @@ def _page(moments: list[Moment], pictures: list[str], mat: Path, title: str) -> 
 
 def _gnubg_check(mat: Path) -> str:
     """What GNU Backgammon says of the .mat, when it is installed (run as a separate program)."""
-    gnubg = shutil.which("gnubg") or ("/usr/games/gnubg" if Path("/usr/games/gnubg").exists() else None)
+    gnubg = find_gnubg()
     if gnubg is None:
         return "gnubg is not installed: the .mat was not test-imported"
     try:

@@ -14,6 +14,7 @@ is lost and none is written twice.
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -253,6 +254,10 @@ def export(events: Iterable[Event], path: Path, variant: str) -> Path:
     return target
 
 
+def _median(values: list[float]) -> float:
+    return statistics.median(values) if values else 0.0
+
+
 def cmd_replay(args: argparse.Namespace, out: IO[str]) -> int:
     from pipgammon.vision_cli import _load_calibration
 
@@ -273,11 +278,10 @@ def cmd_replay(args: argparse.Namespace, out: IO[str]) -> int:
         raise ReplayError(str(err)) from err
     target = export(events, Path(args.export), config.variant.name)
     stats = replay.stats
-    verdicts = sorted(stats.verdict_ms)
-    median = verdicts[len(verdicts) // 2] if verdicts else 0.0
-    print(f"replayed {stats.frames} frames ({stats.read} read, {stats.stable} stable scenes), "
-          f"{stats.events} events to {args.events}; verdict latency median {median:.1f} ms; "
-          f"match written to {target}", file=out)
+    resumed = f"resumed after {stats.skipped_on_resume} frames; " if stats.skipped_on_resume else ""
+    print(f"{resumed}replayed {stats.frames} frames ({stats.read} read, {stats.stable} stable scenes, "
+          f"median {_median(stats.read_ms):.1f} ms a frame read), {stats.events} events to {args.events}; "
+          f"verdict latency median {_median(stats.verdict_ms):.1f} ms; match written to {target}", file=out)
     print(f"status: {replay.referee.status}", file=out)
     return 0
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -12,15 +11,12 @@ from typing import Any
 
 import pytest
 
+from pipgammon.gnubg import find_gnubg
+
 ORACLE_DIR = Path(__file__).parent / "oracle"
 
 # The oracle scripts run inside gnubg and import its module: never collect them.
 collect_ignore_glob = ["oracle/gnubg_*.py"]
-
-
-def find_gnubg() -> str | None:
-    """gnubg's path: Debian installs it in /usr/games, which is not always on PATH."""
-    return shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
 
 
 GnubgRunner = Callable[[str, list[dict[str, Any]]], list[dict[str, Any]]]
