@@ -33,6 +33,7 @@ import numpy as np
 
 from engine.cube import CUBE_FACES
 from vision.geometry import BoardGeometry
+from vision.view import board_matrix, on_board_units
 
 DATA = Path(__file__).parent / "data"
 DETECTOR_FILE = "dice_detector.onnx"
@@ -309,8 +310,7 @@ def cube_on_board(cube: Cube, corners: np.ndarray) -> CubeOnBoard:
     height of the middle it is centred; otherwise on the side of the nearer edge (White's
     is the top edge of the numbering frame, by points 13-24)."""
     g = BoardGeometry()
-    warp = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), g.corners().astype(np.float32))
-    _, y = np.asarray(cv2.perspectiveTransform(np.array([[cube.centre]], np.float64), warp)).reshape(2)
+    _, y = on_board_units(corners, [cube.centre])[0]
     if abs(y - g.height / 2) < g.height / 6:
         return CubeOnBoard(1 if cube.face == CUBE_FACES[-1] else cube.face, "center")
     return CubeOnBoard(cube.face, "white" if y < g.height / 2 else "black")
@@ -352,8 +352,8 @@ def local_die_side(corners: np.ndarray, at: tuple[float, float]) -> float:
     """A die's side in frame pixels where its centre is ``at``: the canonical die square there,
     seen through the camera's perspective (the root of its area in the frame)."""
     g = BoardGeometry()
-    to_board = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), g.corners().astype(np.float32))
-    centre = np.asarray(cv2.perspectiveTransform(np.array([[at]], np.float64), to_board)).reshape(2)
+    to_board = board_matrix(corners)
+    centre = on_board_units(corners, [at])[0]
     half = g.die / 2
     square = (centre + np.array([[-half, -half], [half, -half], [half, half], [-half, half]]))[None]
     seen = np.asarray(cv2.perspectiveTransform(square, np.linalg.inv(to_board))).reshape(4, 2)
@@ -366,15 +366,10 @@ def physical(dice: list[Die], cube: Cube | None, corners: np.ndarray) -> tuple[D
     board are one object seen twice (two detector peaks on a large die); and the set has two
     dice of each colour."""
     g = BoardGeometry()
-    warp = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), g.corners().astype(np.float32))
-
-    def canonical(centre: tuple[float, float]) -> np.ndarray:
-        return np.asarray(cv2.perspectiveTransform(np.array([[centre]], np.float64), warp)).reshape(2)
-
     kept: list[Die] = []
-    taken = [canonical(cube.centre)] if cube is not None else []
+    taken = list(on_board_units(corners, [cube.centre])) if cube is not None else []
     for die in sorted(dice, key=lambda d: -d.confidence):
-        at = canonical(die.centre)
+        at = on_board_units(corners, [die.centre])[0]
         if any(np.hypot(*(at - other)) < MIN_APART * g.die for other in taken):
             continue
         if sum(k.colour is die.colour for k in kept) >= DICE_PER_COLOUR:

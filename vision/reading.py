@@ -15,7 +15,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-import cv2
 import numpy as np
 
 from engine.position import CHECKERS
@@ -34,6 +33,7 @@ from vision.view import (
     bar_index,
     canonical,
     observe,
+    on_board_units,
     place_index,
 )
 
@@ -94,8 +94,7 @@ def places_under(spots: Sequence[tuple[float, float]], corners: FloatArray, reac
     distance instead."""
     if not spots:
         return []
-    warp = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), GEOMETRY.corners().astype(np.float32))
-    board = np.asarray(cv2.perspectiveTransform(np.array([spots], np.float64), warp)).reshape(-1, 2)
+    board = on_board_units(corners, spots)
     gaps = np.linalg.norm(PLACE_CENTRES[None, :, :] - board[:, None, :], axis=2)
     reach = GEOMETRY.checker / 2 + GEOMETRY.die / 4 if reach is None else reach
     return sorted({int(i) for i in np.nonzero(gaps < reach)[1]})

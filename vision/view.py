@@ -12,6 +12,7 @@ between the two rows of points.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -48,6 +49,18 @@ def warp_matrix(corners: FloatArray) -> FloatArray:
     target = np.array([to_view(x, y) for x, y in GEOMETRY.corners()], np.float32)
     matrix = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), target)
     return np.asarray(matrix, np.float64)
+
+
+def board_matrix(corners: FloatArray) -> FloatArray:
+    """The homography from camera pixels to canonical board units (`BoardGeometry`, no margin)."""
+    target = GEOMETRY.corners().astype(np.float32)
+    return np.asarray(cv2.getPerspectiveTransform(np.asarray(corners, np.float32), target), np.float64)
+
+
+def on_board_units(corners: FloatArray, points: Sequence[tuple[float, float]]) -> FloatArray:
+    """Frame points (N, 2) in canonical board units."""
+    moved = cv2.perspectiveTransform(np.array([points], np.float64).reshape(1, -1, 2), board_matrix(corners))
+    return np.asarray(moved, np.float64).reshape(-1, 2)
 
 
 def canonical(frame: Image, corners: FloatArray) -> Image:
