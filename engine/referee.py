@@ -955,6 +955,23 @@ class Referee:
         return None
 
     @property
+    def to_act(self) -> Player | None:
+        """Who the table waits for: to roll, move, take or drop (None between games)."""
+        if not self._started or self._match.is_over or self._awaiting_setup:
+            return None
+        return self._to_act()
+
+    @property
+    def legal_plays(self) -> tuple[str, ...]:
+        """The legal plays of the stage being played, in gnubg notation (the teaching list);
+        empty when nobody is playing a roll."""
+        game = self._match.game
+        if not self._started or self._awaiting_setup or game.phase is not Phase.MOVING \
+                or game.asks is not Ask.PLAY:
+            return ()
+        return tuple(play.notation or "(no move)" for play in self._plays())
+
+    @property
     def status(self) -> str:
         """One line for the players: whose move it is, or what is wrong."""
         match, game = self._match, self._match.game

@@ -30,14 +30,13 @@ from engine.referee import Mode, OpeningChoice, Referee, RefereeConfig
 from engine.scene import Scene
 from engine.variants import find_variant
 from pipgammon.gnubg import find_gnubg
+from pipgammon.turn_log import SHOWN, describe
 
 #: The embedded sample game: a 1-point standard game with every kind of event in it.
 DEMO_SEED = 7
 #: The Raspberry Pi HQ camera's binned video mode.
 DEMO_SIZE = (2028, 1520)
-#: The moments the page and the pictures show.
-SHOWN = ("opening", "roll", "no-play", "accepted", "illegal", "corrected", "reroll", "void-roll",
-         "double", "take", "drop", "game-over", "match-over")
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,28 +46,6 @@ class Moment:
     plan: LightPlan
     position: Position
     scene: Scene | None
-
-
-def describe(event: Event) -> str:
-    """One line of the turn log."""
-    who = str(event.details.get("player", event.details.get("winner", ""))).capitalize()
-    dice = "-".join(str(d) for d in event.details.get("dice", []))
-    kind = event.type
-    if kind == "accepted":
-        return f"{who} {dice}: {event['move'] or '(no move)'}  accepted"
-    if kind == "illegal":
-        points = ", ".join(str(p) for p in event["points"])
-        nearest = event.details.get("nearest", "?")
-        return f"{who} {dice}: ILLEGAL, check points {points} (nearest legal: {nearest})"
-    if kind == "opening":
-        return f"Opening roll: White {event['white']}, Black {event['black']}"
-    if kind == "game-over":
-        return f"{who} wins {event['points']} point(s) ({event['kind']})"
-    if kind in ("double", "take", "drop"):
-        return f"{who} {kind}s (cube {event['cube']})"
-    if kind == "corrected":
-        return f"{who} corrected the board back to the {event['to']}"
-    return f"{who} {kind} {dice}".rstrip()
 
 
 def _still_image(frames: Path, name: str) -> Any:

@@ -1,0 +1,41 @@
+"""The turn log: one line per moment the referee decided something a player cares about.
+
+The demo's page and pictures, and the web dashboard, show the same lines.
+
+>>> from engine.events import Event
+>>> describe(Event("double", "f12", {"player": "white", "cube": 2}))
+'White doubles (cube 2)'
+"""
+
+from __future__ import annotations
+
+from engine.events import Event
+
+#: The events the log shows (the rest, such as a die read or a lifted checker, are plumbing).
+SHOWN = ("opening", "roll", "no-play", "accepted", "illegal", "corrected", "reroll", "void-roll",
+         "double", "take", "drop", "game-over", "match-over")
+
+
+def describe(event: Event) -> str:
+    """One line of the turn log."""
+    who = str(event.details.get("player", event.details.get("winner", ""))).capitalize()
+    dice = "-".join(str(d) for d in event.details.get("dice", []))
+    kind = event.type
+    if kind == "accepted":
+        return f"{who} {dice}: {event['move'] or '(no move)'}  accepted"
+    if kind == "illegal":
+        points = ", ".join(str(p) for p in event["points"])
+        nearest = event.details.get("nearest", "?")
+        return f"{who} {dice}: ILLEGAL, check points {points} (nearest legal: {nearest})"
+    if kind == "opening":
+        return f"Opening roll: White {event['white']}, Black {event['black']}"
+    if kind == "game-over":
+        return f"{who} wins {event['points']} point(s) ({event['kind']})"
+    if kind in ("double", "take", "drop"):
+        return f"{who} {kind}s (cube {event['cube']})"
+    if kind == "match-over":
+        score = "-".join(str(s) for s in event.details.get("score", []))
+        return f"{who} wins the match {score}".rstrip()
+    if kind == "corrected":
+        return f"{who} corrected the board back to the {event['to']}"
+    return f"{who} {kind} {dice}".rstrip()
