@@ -103,6 +103,7 @@ class Live:
         self._camera: CameraView | None = None
         self._camera_version = 0
         self._scene: Scene | None = None
+        self._calibration: Any | None = None
 
     # -- the service's side ------------------------------------------------------
 
@@ -154,7 +155,18 @@ class Live:
             # Not a new snapshot version: a frame a tenth of a second must not wake every page.
             self._snapshot = replace(self._snapshot, frames=self._snapshot.frames + 1)
 
+    def calibrated(self, calibration: Any | None) -> None:
+        """The calibration vision reads with now (vision.calibration.Calibration), or None."""
+        with self._lock:
+            self._calibration = calibration
+            self._replace()
+
     # -- the web's side ----------------------------------------------------------
+
+    @property
+    def calibration(self) -> Any | None:
+        with self._lock:
+            return self._calibration
 
     def snapshot(self) -> Snapshot:
         with self._lock:
