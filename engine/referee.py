@@ -978,7 +978,7 @@ class Referee:
         if not self._started:
             return "No match started"
         if match.is_over:
-            return f"Match over: {match.winner.label.capitalize() if match.winner else '?'} wins " \
+            return f"Match over: {match.winner.label.capitalize() if match.winner is not None else '?'} wins " \
                    f"{match.score[0]}-{match.score[1]}"
         if self._awaiting_setup:
             result = match.results[-1]

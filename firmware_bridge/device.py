@@ -20,7 +20,7 @@ from engine.lights import LightPlan
 from firmware_bridge.errors import BridgeError, BridgeTimeoutError, HandshakeError
 from firmware_bridge.framing import FirmwareInfo, encode_lights
 from firmware_bridge.layout import StripLayout
-from firmware_bridge.protocol import Event, HostProtocol, LinkConfig, Lost, Pressed, Ready, Refused
+from firmware_bridge.protocol import Event, HostProtocol, LinkConfig, Lost, Phase, Pressed, Ready, Refused
 from firmware_bridge.transport import Backoff, PortOpener, SerialLink
 
 ButtonCallback = Callable[[ButtonEvent], None]
@@ -78,6 +78,17 @@ class Bridge:
             why = f" (last error: {self.last_error})" if self.last_error else ""
             raise BridgeTimeoutError(f"no hello reply from the board within {timeout:g} s{why}")
         return self._protocol.info
+
+    def start(self) -> None:
+        """Start the link without waiting for the board: the service keeps refereeing whether or
+        not the board is plugged in, and the board gets the newest plan whenever it answers."""
+        self._link.start()
+
+    @property
+    def connected(self) -> bool:
+        """True while the board is plugged in and has said hello on this connection."""
+        with self._changed:
+            return self._link.is_connected and self._protocol.phase is Phase.READY
 
     def show(self, plan: LightPlan) -> None:
         """Make ``plan`` the board's state; it is sent now, or when the board is back."""

@@ -36,6 +36,8 @@ from pipgammon.records_cli import RecordsUsageError
 from pipgammon.records_cli import add_commands as add_records_commands
 from pipgammon.replay import ReplayError
 from pipgammon.replay import add_commands as add_replay_commands
+from pipgammon.run_cli import RunError
+from pipgammon.run_cli import add_commands as add_run_commands
 from pipgammon.vision_cli import VisionUsageError
 from pipgammon.vision_cli import add_commands as add_vision_commands
 
@@ -266,6 +268,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_records_commands(sub)
     add_replay_commands(sub)
     add_demo_commands(sub)
+    add_run_commands(sub)
     return parser
 
 
@@ -282,5 +285,8 @@ def main(argv: Sequence[str] | None = None, out: IO[str] | None = None) -> int:
     except BAD_INPUT as err:
         print(f"pipgammon: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except RunError as err:  # not the input's fault: systemd restarts the service (exit 1)
+        print(f"pipgammon: {err}", file=sys.stderr)
+        return 1
     except BrokenPipeError:
         return 0

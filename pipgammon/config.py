@@ -12,7 +12,7 @@ Sections, keys and defaults (docs/service.md is the full reference):
 section         keys (default)
 ==============  ===================================================================================
 ``camera``      ``source`` ("picamera2"; or "usb:N", "folder:PATH", "video:PATH"),
-                ``size`` ([1280, 960]), ``fps`` (10)
+                ``size`` ([1280, 960]), ``fps`` (10), ``loop`` (false; folder and video only)
 ``calibration`` ``path`` ("/var/lib/pipgammon/calibration.json")
 ``game``        ``variant`` ("standard"), ``match-to`` (1; 0 is money play), ``opening`` ("auto";
                 "one-die-each", "starter-rolls"), ``mode`` ("play"; "teach", "record"),
@@ -119,6 +119,9 @@ class CameraConfig:
     path: Path | None = None  # folder:PATH, video:PATH
     size: tuple[int, int] = (1280, 960)
     fps: float = 10
+    #: folder/video only: start again after the last frame, as players setting the board up
+    #: again (a soak run, a shop-window demo).
+    loop: bool = False
 
     @property
     def source(self) -> str:
@@ -192,7 +195,8 @@ class Config:
         """A JSON-ready digest (`pipgammon config check --json`); the web token is never shown."""
         pins = self.lights.pins
         return {
-            "camera": {"source": self.camera.source, "size": list(self.camera.size), "fps": self.camera.fps},
+            "camera": {"source": self.camera.source, "size": list(self.camera.size), "fps": self.camera.fps,
+                       "loop": self.camera.loop},
             "calibration": {"path": str(self.calibration.path)},
             "game": {"variant": self.game.variant, "match-to": self.game.match_to,
                      "opening": self.game.opening.value, "mode": self.game.mode.value,
@@ -368,7 +372,7 @@ class _Reader:
         )
 
     def camera(self, document: Mapping[str, Any]) -> CameraConfig:
-        table = self._section(document, "camera", ["source", "size", "fps"])
+        table = self._section(document, "camera", ["source", "size", "fps", "loop"])
         expected = '"picamera2", "usb:N" (N = /dev/videoN), "folder:PATH" or "video:PATH"'
         source = self._text(table, "camera", "source", "picamera2", expected)
         kind_text, _, argument = source.partition(":")
@@ -399,7 +403,11 @@ class _Reader:
                 math.isfinite(fps) and 0 < fps <= MAX_FPS):
             raise _KeyError("camera.fps", f"expected frames per second above 0 and at most {MAX_FPS}, "
                                           f"got {_show(fps)}")
-        return CameraConfig(kind, device, path, (size[0], size[1]), fps)
+        loop = self._flag(table, "camera", "loop", _D.camera.loop)
+        if loop and kind not in (SourceKind.FOLDER, SourceKind.VIDEO):
+            raise _KeyError("camera.loop", f"expected false: only a folder or a video can be played again, "
+                                           f"not {kind.value}")
+        return CameraConfig(kind, device, path, (size[0], size[1]), fps, loop)
 
     def calibration(self, document: Mapping[str, Any]) -> CalibrationConfig:
         table = self._section(document, "calibration", ["path"])

@@ -28,7 +28,7 @@ class LightsUsageError(ValueError):
     """Bad input to ``pipgammon lights``, or hardware that is not there; printed as is."""
 
 
-def _use_mock_pwm_pins() -> None:
+def use_mock_pwm_pins() -> None:
     """Under ``GPIOZERO_PIN_FACTORY=mock``, make the mock pins PWM-capable: gpiozero's default
     mock pin cannot dim, and the PWMLEDs, /OE and the tonal buzzer all need to."""
     from gpiozero import Device
@@ -42,23 +42,30 @@ def _use_mock_pwm_pins() -> None:
 Wired = list[tuple[str, str]]  # (lamp, where it is wired)
 
 
-def _open_lights(backend: Backend, pins: PinMap, stack: ExitStack) -> tuple[BoardLights, Wired]:
-    """The lights, entered on ``stack``, and the lamps they have with where each is wired."""
+def open_lights(backend: Backend, pins: PinMap) -> tuple[BoardLights, Wired]:
+    """The lights, running (the caller closes them), and the lamps they have with where each is
+    wired.  `pipgammon run` opens them the same way."""
     if backend is Backend.SIM:
         from hardware.sim import SimLights
 
-        return stack.enter_context(SimLights()), [(lamp, "simulated") for lamp in LAMPS]
+        return SimLights(), [(lamp, "simulated") for lamp in LAMPS]
     if backend is Backend.GPIO:
         from hardware.gpio_lights import GPIOLights
 
-        gpio = stack.enter_context(GPIOLights(pins.lamps, pwm=pins.pwm))
+        gpio = GPIOLights(pins.lamps, pwm=pins.pwm)
         gpio.start()
         return gpio, [(lamp, f"GPIO {pin}") for lamp, pin in pins.lamps]
     from hardware.shift_register import ShiftRegisterLights, output_of
 
-    chain = stack.enter_context(ShiftRegisterLights(device=pins.spi_device, output_enable=pins.output_enable))
+    chain = ShiftRegisterLights(device=pins.spi_device, output_enable=pins.output_enable)
     chain.start()
     return chain, [(lamp, output_of(lamp)) for lamp in LAMPS]
+
+
+def _open_lights(backend: Backend, pins: PinMap, stack: ExitStack) -> tuple[BoardLights, Wired]:
+    lights, wired = open_lights(backend, pins)
+    stack.callback(lights.close)
+    return lights, wired
 
 
 def _run_test(args: argparse.Namespace, backend: Backend, pins: PinMap, out: IO[str]) -> None:
@@ -129,7 +136,7 @@ def cmd_lights(args: argparse.Namespace, out: IO[str]) -> int:
         backend = Backend(args.backend) if args.backend else pins.backend
         if backend is Backend.GPIO and not pins.lamps:
             raise LightsUsageError("lights: the gpio backend needs [hardware.lamps] in --pins FILE")
-        _use_mock_pwm_pins()
+        use_mock_pwm_pins()
         if args.test:
             _run_test(args, backend, pins, out)
         else:

@@ -119,7 +119,7 @@ class Live:
                     self._log.append(LogLine(event.frame, event.type, describe(event)))
             to_act = referee.to_act
             self._replace(
-                status=referee.status, mode=referee.mode.value, to_act=to_act.label if to_act else None,
+                status=referee.status, mode=referee.mode.value, to_act=to_act.label if to_act is not None else None,
                 score=match.score, match_to=match.length, crawford=match.is_crawford,
                 game=len(match.results) + (0 if match.is_over else 1), variant=referee.config.variant.name,
                 position=match.game.position, plan=referee.lights,
@@ -127,6 +127,11 @@ class Live:
                 cube=self._scene.cube if self._scene is not None else None,
                 legal=referee.legal_plays, log=tuple(self._log),
                 journal=self._snapshot.journal if journal is None else journal)
+
+    def referee_waiting(self, status: str) -> None:
+        """No match in play (before the first, between two): what the players should do."""
+        with self._lock:
+            self._replace(status=status, to_act=None, legal=(), plan=LightPlan.dark())
 
     def new_match(self, journal: str) -> None:
         """A new match's journal: the log starts empty."""

@@ -318,7 +318,9 @@ def test_whole_standard_matches_are_refereed_without_a_wrong_verdict(seed: int) 
     assert not [e for e in events if e.type in ("illegal", "void-roll", "reroll")]
     assert referee.match.is_over
     assert events[-1].type == "match-over"
-    assert referee.status.startswith("Match over")
+    winner = str(events[-1]["winner"]).capitalize()
+    # White is Player 0, which is falsy: the status once said "? wins" for every White win.
+    assert referee.status.startswith(f"Match over: {winner} wins ")
 
 
 @pytest.mark.parametrize("seed", range(2))

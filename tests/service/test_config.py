@@ -125,7 +125,7 @@ def test_a_pin_used_twice_names_both_keys() -> None:
 
 @pytest.mark.parametrize(("text", "key", "suggestion"), [
     ("[game]\nmatch_to = 3", "game.match_to", "did you mean match-to?"),
-    ("[camera]\nresolution = [640, 480]", "camera.resolution", "(known keys: source, size, fps)"),
+    ("[camera]\nresolution = [640, 480]", "camera.resolution", "(known keys: source, size, fps, loop)"),
     ("[web]\nhots = '::1'", "web.hots", "did you mean host?"),
     ("[storage]\njournal = '/srv'", "storage.journal", "did you mean journal-dir?"),
     ("[gmae]\nvariant = 'standard'", "gmae", "unknown section; did you mean game?"),
@@ -197,3 +197,12 @@ def test_config_check_gives_the_one_line_error_and_status_2(
     assert out.getvalue() == ""
     assert capsys.readouterr().err == (
         f'pipgammon: {bad}: game.match-to: expected a whole number from 0 to 64, got "five"\n')
+
+
+def test_loop_is_for_replayed_sources_only() -> None:
+    assert parse_config('[camera]\nsource = "folder:/data/game"\nloop = true').camera.loop
+    assert not parse_config('[camera]\nsource = "video:/data/game.avi"').camera.loop
+    with pytest.raises(ConfigError, match=r"camera\.loop: expected false: only a folder or a video .*usb"):
+        parse_config('[camera]\nsource = "usb:0"\nloop = true')
+    with pytest.raises(ConfigError, match=r"camera\.loop: expected true or false, got \"yes\""):
+        parse_config('[camera]\nsource = "folder:x"\nloop = "yes"')

@@ -1,0 +1,138 @@
+"""``pipgammon run --config FILE``: the service, with its parts and dashboard built from the config.
+
+This is the I/O shell around `pipgammon.service.Service`: it reads the config, opens the
+calibration, makes each part's factory (lamps, LED bridge, buttons, buzzer), starts the web
+dashboard, turns SIGTERM and SIGINT into a graceful stop, and prints what was done.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+from typing import IO, Any
+
+from pipgammon.config import DEFAULT_PATH, Config, LightsBackend, load_config
+from pipgammon.service import Service, ServiceError
+
+
+class RunError(RuntimeError):
+    """The service cannot start: a calibration file that is there but unreadable, or the like."""
+
+
+def _calibration(config: Config) -> Any | None:
+    """The saved calibration, or None when there is none yet (the dashboard makes one)."""
+    from vision.calibration import Calibration, CalibrationError
+
+    path = config.calibration.path
+    if not path.exists():
+        return None
+    try:
+        return Calibration.from_json(path.read_text())
+    except (OSError, UnicodeDecodeError) as err:
+        raise RunError(f"{path}: cannot read the calibration ({err})") from err
+    except CalibrationError as err:
+        raise RunError(f"{path}: {err} (calibrate again: pipgammon calibrate, or the dashboard)") from err
+
+
+def add_parts(service: Service, config: Config) -> None:
+    """Register the hardware the config names; each is opened (and reopened) by the service."""
+    from hardware.pins import Backend
+
+    pins = config.lights.pins
+    if pins is not None and os.environ.get("GPIOZERO_PIN_FACTORY", "").lower() == "mock":
+        from pipgammon.lights_cli import use_mock_pwm_pins
+
+        use_mock_pwm_pins()
+    backend = config.lights.backend
+    if backend in (LightsBackend.SIM, LightsBackend.GPIO, LightsBackend.SHIFT_REGISTER):
+        from hardware.pins import DEFAULT_PIN_MAP
+        from pipgammon.lights_cli import open_lights
+
+        lamp_pins = pins or DEFAULT_PIN_MAP
+        service.add_part("lights", lambda: open_lights(Backend(backend.value), lamp_pins)[0])
+    if backend is LightsBackend.BRIDGE:
+        from firmware_bridge.device import Bridge
+        from firmware_bridge.transport import UrlOpener, UsbOpener
+
+        bridge = config.bridge
+
+        def open_bridge() -> Bridge:
+            opener = UsbOpener(bridge.vid, bridge.pid) if bridge.port == "auto" else UrlOpener(bridge.port)
+            device = Bridge(opener)
+            device.on_button(service.presses.put)
+            device.start()  # never waits: the board is found whenever it is plugged in
+            return device
+
+        service.add_part("bridge", open_bridge)
+    if pins is not None and pins.buttons:
+        from hardware.buttons import BoardButtons
+
+        service.add_part("buttons", lambda: BoardButtons(pins.buttons, service.presses.put))
+    if pins is not None and pins.buzzer is not None:
+        from hardware.buzzer import BoardBuzzer
+
+        buzzer_pin = pins.buzzer
+        service.add_part("buzzer", lambda: BoardBuzzer(buzzer_pin, tonal=pins.tonal_buzzer))
+
+
+def _start_web(service: Service, config: Config, out: IO[str]) -> Any | None:
+    """The dashboard; a port in use is a fault on the page's absence, not the referee's end."""
+    from pipgammon.web.app import create_app
+    from pipgammon.web.server import WebError, WebServer
+
+    app = create_app(service.live, exports=config.storage.export_dir, token=config.web.token,
+                     calibrate=service.calibrate_now)
+    server = WebServer(app, config.web.host, config.web.port)
+    try:
+        server.start()
+    except WebError as err:
+        service.live.fault("web", str(err))
+        print(f"pipgammon: web dashboard not started: {err}", file=out, flush=True)
+        return None
+    print(f"dashboard: {server.url}", file=out, flush=True)
+    return server
+
+
+def cmd_run(args: argparse.Namespace, out: IO[str]) -> int:
+    from pipgammon.camera import open_camera
+
+    config = load_config(Path(args.config))
+    service = Service(config, open_camera(config.camera), calibration=_calibration(config))
+    service.exit_at_end = args.until_end
+    add_parts(service, config)
+    stop = threading.Event()
+    for number in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(number, lambda *_: stop.set())
+    server = None if args.no_web else _start_web(service, config, out)
+    began = time.monotonic()
+    print(f"refereeing {config.game.variant}, match to {config.game.match_to}, from {config.camera.source}; "
+          f"journals in {config.storage.journal_dir}", file=out, flush=True)
+    try:
+        stats = service.run(stop)
+    except ServiceError as err:
+        raise RunError(str(err)) from err
+    finally:
+        if server is not None:
+            server.stop()
+    resumed = f"resumed {stats.resumed}; " if stats.resumed else ""
+    print(f"stopped after {time.monotonic() - began:.0f} s: {resumed}{stats.frames} frames, {stats.stable} "
+          f"scenes judged, {stats.events} events journaled, {stats.matches} matches started, camera lost "
+          f"{stats.camera_lost} times; exported: {', '.join(str(p) for p in stats.exported) or 'nothing'}",
+          file=out, flush=True)
+    if stats.faults:
+        print("faults: " + ", ".join(f"{part} {n}x" for part, n in sorted(stats.faults.items())), file=out)
+    return 0
+
+
+def add_commands(sub: Any) -> None:
+    run = sub.add_parser("run", help="the referee service: camera, vision, referee, lights, journal, web")
+    run.add_argument("--config", default=str(DEFAULT_PATH), metavar="FILE.toml",
+                     help=f"the service's config (default {DEFAULT_PATH})")
+    run.add_argument("--until-end", action="store_true",
+                     help="stop when a folder or video source has given its last frame (tests, demos)")
+    run.add_argument("--no-web", action="store_true", help="do not serve the dashboard")
+    run.set_defaults(run=cmd_run)
