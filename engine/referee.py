@@ -978,7 +978,8 @@ class Referee:
         if not self._started:
             return "No match started"
         if match.is_over:
-            return f"Match over: {match.winner.label.capitalize() if match.winner is not None else '?'} wins " \
+            winner = match.winner.label.capitalize() if match.winner is not None else "?"
+            return f"Match over: {winner} wins " \
                    f"{match.score[0]}-{match.score[1]}"
         if self._awaiting_setup:
             result = match.results[-1]

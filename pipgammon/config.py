@@ -12,7 +12,7 @@ Sections, keys and defaults (docs/service.md is the full reference):
 section         keys (default)
 ==============  ===================================================================================
 ``camera``      ``source`` ("picamera2"; or "usb:N", "folder:PATH", "video:PATH"),
-                ``size`` ([1280, 960]), ``fps`` (10), ``loop`` (false; folder and video only)
+                ``size`` ([2028, 1520]), ``fps`` (10), ``loop`` (false; folder and video only)
 ``calibration`` ``path`` ("/var/lib/pipgammon/calibration.json")
 ``game``        ``variant`` ("standard"), ``match-to`` (1; 0 is money play), ``opening`` ("auto";
                 "one-die-each", "starter-rolls"), ``mode`` ("play"; "teach", "record"),
@@ -117,7 +117,9 @@ class CameraConfig:
     kind: SourceKind = SourceKind.PICAMERA2
     device: int | None = None  # usb:N
     path: Path | None = None  # folder:PATH, video:PATH
-    size: tuple[int, int] = (1280, 960)
+    # The HQ camera's 2x2-binned mode: the dice need ~40 px a side (camera-check), which a whole
+    # board in 1280x960 does not give (18-26 px).
+    size: tuple[int, int] = (2028, 1520)
     fps: float = 10
     #: folder/video only: start again after the last frame, as players setting the board up
     #: again (a soak run, a shop-window demo).

@@ -119,7 +119,8 @@ class Live:
                     self._log.append(LogLine(event.frame, event.type, describe(event)))
             to_act = referee.to_act
             self._replace(
-                status=referee.status, mode=referee.mode.value, to_act=to_act.label if to_act is not None else None,
+                status=referee.status, mode=referee.mode.value,
+                to_act=to_act.label if to_act is not None else None,
                 score=match.score, match_to=match.length, crawford=match.is_crawford,
                 game=len(match.results) + (0 if match.is_over else 1), variant=referee.config.variant.name,
                 position=match.game.position, plan=referee.lights,
@@ -132,6 +133,11 @@ class Live:
         """No match in play (before the first, between two): what the players should do."""
         with self._lock:
             self._replace(status=status, to_act=None, legal=(), plan=LightPlan.dark())
+
+    def mode(self, mode: str) -> None:
+        """The mode button pressed while no match is in play."""
+        with self._lock:
+            self._replace(mode=mode)
 
     def new_match(self, journal: str) -> None:
         """A new match's journal: the log starts empty."""

@@ -28,16 +28,17 @@ restarted), and a STATUS line whenever the status or the faults change.
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from engine.buttons import ButtonEvent
+from engine.buttons import Button, ButtonEvent
 from engine.events import Event
 from engine.position import Position
 from engine.referee import Mode, OpeningChoice, Referee, RefereeConfig
@@ -113,10 +114,8 @@ class Part(Generic[T]):
         device, self.device = self.device, None
         closer = getattr(device, "close", None)
         if closer is not None:
-            try:
+            with contextlib.suppress(Exception):  # closing a broken device may fail again; dropped anyway
                 closer()
-            except Exception:  # closing a broken device may fail again; it is dropped anyway
-                pass
 
 
 def referee_config(config: Config) -> RefereeConfig:
@@ -201,8 +200,8 @@ class Service:
         from hardware.buzzer import Sound
 
         kinds = {e.type for e in events}
-        sound = Sound.GAME_OVER if kinds & {"game-over", "match-over"} else Sound.ERROR if "illegal" in kinds \
-            else Sound.ACCEPT if "accepted" in kinds else None
+        sound = (Sound.GAME_OVER if kinds & {"game-over", "match-over"} else Sound.ERROR if "illegal" in kinds
+                 else Sound.ACCEPT if "accepted" in kinds else None)
         if sound is not None:
             self.parts["buzzer"].use(lambda buzzer: buzzer.sound(sound))
 
@@ -284,7 +283,16 @@ class Service:
         if any(e.type == "match-over" for e in events):
             self._end_match()
 
+    def _cycle_mode(self) -> None:
+        modes = list(Mode)
+        mode = modes[(modes.index(self.referee_config.mode) + 1) % len(modes)]
+        self.referee_config = replace(self.referee_config, mode=mode)
+        self.live.mode(mode.value)
+
     def _end_match(self) -> None:
+        assert self._referee is not None
+        # The mode the players chose with the button stays theirs for the next match.
+        self.referee_config = replace(self.referee_config, mode=self._referee.mode)
         self._export()
         self._close_journal()
         self._referee = None
@@ -468,6 +476,8 @@ class Service:
         for press in presses:
             if self._referee is not None:
                 self._record(self._referee.press(press, frame))
+            elif press.button is Button.MODE:  # between matches: the next one starts in it
+                self._cycle_mode()
 
     def _status_line(self) -> str:
         snapshot = self.live.snapshot()

@@ -49,7 +49,7 @@ def test_the_example_file_loads_with_what_it_says() -> None:
 def test_an_empty_file_gives_the_documented_defaults() -> None:
     config = parse_config("")
     assert config.camera == DEFAULTS.camera and config.camera.source == "picamera2"
-    assert config.camera.size == (1280, 960) and config.camera.fps == 10
+    assert config.camera.size == (2028, 1520) and config.camera.fps == 10
     assert config.calibration.path == Path("/var/lib/pipgammon/calibration.json")
     assert (config.game.variant, config.game.match_to, config.game.mode, config.game.jacoby) == (
         "standard", 1, Mode.PLAY, False)

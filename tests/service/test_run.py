@@ -1,0 +1,372 @@
+"""`pipgammon run`: the service loop over a recorded game, with its faults made real.
+
+The camera is a folder of rendered frames played as a camera; the faults are real ones: the
+folder taken away and put back, a GPIO pin another device holds (gpiozero's MockFactory),
+the firmware's own code on a pty that is closed and opened again, and SIGTERM to the process.
+Verdicts are checked against the game's truth, the journal against what was decided.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import itertools
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from engine.buttons import Button, ButtonEvent, Press
+from engine.events import Event
+from pipgammon.camera import CameraLost, FolderCamera, Shot
+from pipgammon.config import Config, parse_config
+from pipgammon.journal import load
+from pipgammon.live import Live
+from pipgammon.run_cli import add_parts
+from pipgammon.service import Service
+from vision.calibration import Calibration
+from vision.synthetic_game import GameScript, script_game, write_calibrated
+
+#: The opening and first turns of a game (as tests/cli/test_replay.py): judged plays, an illegal one.
+BEATS = 90
+#: Four copies of a still: the stabiliser's three agreeing frames after the one that moved.
+FPS = 4
+SIZE = (1280, 960)  # vision reads this game's first turns right at this size, and fast
+
+
+def _judged(events: list[Event]) -> list[tuple[object, ...]]:
+    kinds = ("opening", "roll", "accepted", "illegal", "no-play", "void-roll", "reroll")
+    return [(e.type, e.details.get("player"), sorted(e.details.get("dice", [])), e.details.get("move"),
+             e.details.get("points")) for e in events if e.type in kinds]
+
+
+@dataclasses.dataclass(frozen=True)
+class Game:
+    script: GameScript
+    frames: Path
+    calibration: Calibration
+    calibration_path: Path
+
+    @property
+    def truth(self) -> list[Event]:
+        return [t.event for t in self.script.truth]
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory: pytest.TempPathFactory) -> Game:
+    folder = tmp_path_factory.mktemp("game")
+    script = script_game(7, illegal_rate=0.3, tryout_rate=0.5)
+    script = dataclasses.replace(script, beats=script.beats[:BEATS],
+                                 truth=tuple(t for t in script.truth if t.beat < BEATS))
+    frames, calibration, _ = write_calibrated(script, folder, size=SIZE)
+    (folder / "calibration.json").write_text(calibration.to_json())
+    return Game(script, frames, calibration, folder / "calibration.json")
+
+
+def _config(game: Game, state: Path, frames: Path | None = None, extra: str = "") -> Config:
+    return parse_config(
+        f'[camera]\nsource = "folder:{frames or game.frames}"\nsize = [{SIZE[0]}, {SIZE[1]}]\nfps = {FPS}\n'
+        f'[calibration]\npath = "{game.calibration_path}"\n'
+        f'[storage]\njournal-dir = "{state}"\nexport-dir = "{state / "exports"}"\n' + extra)
+
+
+def _clock() -> Callable[[], float]:
+    """Half a second a call: retries come due at once, and no test waits for a wall clock."""
+    ticks = itertools.count()
+    return lambda: next(ticks) * 0.5
+
+
+def _service(game: Game, state: Path, frames: Path | None = None, extra: str = "",
+             camera: object | None = None) -> Service:
+    config = _config(game, state, frames, extra)
+    folder = frames or game.frames
+    camera = camera or FolderCamera(folder, FPS, clock=lambda: 0.0, sleep=lambda s: None)
+    service = Service(config, camera, calibration=game.calibration, clock=_clock())  # type: ignore[arg-type]
+    service.exit_at_end = True
+    add_parts(service, config)
+    return service
+
+
+def _journal(state: Path) -> tuple[Path, list[Event]]:
+    (path,) = sorted(state.glob("match-*.jsonl"))
+    loaded = load(path)
+    assert not loaded.problems
+    return path, list(loaded.events)
+
+
+def test_the_service_referees_a_recorded_game_as_its_truth_says(game: Game, tmp_path: Path) -> None:
+    service = _service(game, tmp_path, extra='[game]\nmode = "teach"\n[lights]\nbackend = "sim"\n')
+    stats = service.run(threading.Event())
+    path, events = _journal(tmp_path)
+    assert _judged(events) == _judged(game.truth)
+    assert any(e.type == "illegal" for e in events) and any(e.type == "accepted" for e in events)
+    assert stats.events == len(events) and stats.matches == 1 and stats.faults == {}
+    # The dashboard's state is the referee's: the log has every verdict, the match its journal.
+    snapshot = service.live.snapshot()
+    assert snapshot.journal == path.name
+    assert [line.text for line in snapshot.log if line.type == "accepted"] == \
+        [f"{str(e['player']).capitalize()} {'-'.join(map(str, e['dice']))}: {e['move']}  accepted"
+         for e in events if e.type == "accepted"]
+    assert snapshot.to_act in ("white", "black") and snapshot.frames == stats.frames
+    # Stopped mid-match (the recording ended): the match so far is exported beside the journal.
+    (mat,) = stats.exported
+    assert mat == tmp_path / "exports" / (path.stem + ".mat")
+    assert mat.read_text().startswith(" 1 point match")
+
+
+def test_a_match_begins_only_when_the_board_is_set_up(game: Game, tmp_path: Path) -> None:
+    # The camera switched on in the middle of someone's game: nothing is judged, nothing journaled.
+    middle = tmp_path / "middle"
+    middle.mkdir()
+    for still in sorted(game.frames.glob("*.jpg"))[10:14]:
+        shutil.copy(still, middle / still.name)
+    service = _service(game, tmp_path / "state", frames=middle)
+    stats = service.run(threading.Event())
+    assert stats.stable >= 1 and stats.events == 0 and not list((tmp_path / "state").glob("match-*"))
+    assert service.live.snapshot().status.startswith("Set up the board")
+
+
+class CutCamera:
+    """A FolderCamera whose folder is renamed away after ``cut_after`` frames and put back
+    after ``back_after`` failed opens: the service meets a real missing folder."""
+
+    def __init__(self, folder: Path, cut_after: int, back_after: int) -> None:
+        self.inner = FolderCamera(folder, FPS, clock=lambda: 0.0, sleep=lambda s: None)
+        self.description = self.inner.description
+        self.folder, self.away = folder, folder.with_name(folder.name + "-away")
+        self.cut_after, self.back_after = cut_after, back_after
+        self.reads = self.failed_opens = 0
+
+    def open(self) -> None:
+        try:
+            self.inner.open()
+        except CameraLost:
+            self.failed_opens += 1
+            if self.failed_opens == self.back_after:
+                self.away.rename(self.folder)
+            raise
+
+    def read(self) -> Shot | None:
+        self.reads += 1
+        if self.reads == self.cut_after:
+            self.folder.rename(self.away)
+        return self.inner.read()
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def test_a_camera_taken_away_and_put_back_loses_no_turn(game: Game, tmp_path: Path) -> None:
+    frames = tmp_path / "frames"
+    shutil.copytree(game.frames, frames)
+    camera = CutCamera(frames, cut_after=41, back_after=3)
+    service = _service(game, tmp_path / "state", frames=frames, camera=camera)
+    faults: list[tuple[tuple[str, str], ...]] = []
+    service.on_event.append(lambda event, referee: faults.append(service.live.snapshot().faults))
+    stats = service.run(threading.Event())
+    assert stats.camera_lost == 1 and camera.failed_opens == 3
+    _, events = _journal(tmp_path / "state")
+    assert _judged(events) == _judged(game.truth)
+    assert service.live.snapshot().faults == ()  # back, and said so
+
+
+def test_a_lamp_driver_that_fails_is_reported_and_comes_back(game: Game, tmp_path: Path) -> None:
+    from gpiozero import LED, Device
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    from hardware.gpio_lights import GPIOLights
+
+    Device.pin_factory = MockFactory(pin_class=MockPWMPin)
+    try:
+        squatter = LED(17)  # another program holds the status lamp's pin
+        service = _service(game, tmp_path)
+        opened: list[GPIOLights] = []
+
+        def lights() -> GPIOLights:
+            device = GPIOLights([("status", 17), ("turn-white", 27)], pwm=False)
+            opened.append(device)
+            return device
+
+        part = service.add_part("lights", lights)
+        seen: list[tuple[tuple[str, str], ...]] = []
+
+        def release(event: Event, referee: object) -> None:
+            seen.append(service.live.snapshot().faults)
+            if event.type == "opening" and not squatter.closed:
+                squatter.close()  # the other program exits: the next retry gets the pin
+
+        service.on_event.append(release)
+        stats = service.run(threading.Event())
+        assert stats.faults["lights"] >= 1
+        assert any(part == "lights" and "17" in why for faults in seen for part, why in faults)
+        assert opened, "the lamps never opened once the pin was free"
+        assert _judged(_journal(tmp_path)[1]) == _judged(game.truth)  # the referee never stopped
+        assert service.live.snapshot().faults == ()
+        assert part.device is None  # closed at the end
+    finally:
+        Device.pin_factory.reset()
+        Device.pin_factory = None
+
+
+def _resume_frames(game: Game, folder: Path, first: str) -> Path:
+    """The recording from ``first`` on: what a camera shows after a restart."""
+    folder.mkdir()
+    names = sorted(p.name for p in game.frames.glob("*.jpg"))
+    for name in names[names.index(first):]:
+        shutil.copy(game.frames / name, folder / name)
+    presses = game.frames / "buttons.jsonl"
+    if presses.exists():
+        kept = [line for line in presses.read_text().splitlines()
+                if line.strip() and json.loads(line)["frame"] >= first]
+        (folder / "buttons.jsonl").write_text("".join(line + "\n" for line in kept))
+    return folder
+
+
+def test_a_restarted_service_carries_on_the_match_in_its_journal(game: Game, tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    first = _service(game, state)
+    stop = threading.Event()
+    accepted: list[Event] = []
+
+    def stop_after_two(event: Event, referee: object) -> None:
+        if event.type == "accepted":
+            accepted.append(event)
+            if len(accepted) == 2:
+                stop.set()  # SIGTERM, or the watchdog, right after the second play
+
+    first.on_event.append(stop_after_two)
+    first.run(stop)
+    path, before = _journal(state)
+    # The camera after the restart shows the board as it is now, from the next still on.
+    names = sorted(p.name for p in game.frames.glob("*.jpg"))
+    later = _resume_frames(game, tmp_path / "later", names[names.index(before[-1].frame) + 1])
+    second = _service(game, state, frames=later)
+    stats = second.run(threading.Event())
+    assert stats.resumed == path.name and stats.matches == 0
+    again, events = _journal(state)
+    assert again == path and events[:len(before)] == before
+    assert _judged(events) == _judged(game.truth)
+
+
+def test_the_led_bridge_unplugged_and_plugged_in_again(game: Game, tmp_path: Path) -> None:
+    from firmware_bridge.simulator import SimulatedBoard
+
+    port = tmp_path / "ttyPIPGAMMON"  # as the udev rule's symlink: the name stays, the pty changes
+    board = SimulatedBoard()
+    port.symlink_to(board.path)
+    service = _service(game, tmp_path / "state",
+                       extra=f'[lights]\nbackend = "bridge"\n[bridge]\nport = "{port}"\n')
+    stop = threading.Event()
+    runner = threading.Thread(target=lambda: service.run(stop))
+    service.camera = FolderCamera(game.frames, FPS, loop=True)  # real time: the link needs it
+    runner.start()
+    try:
+        _wait(lambda: board.board.applied > 0, "the board never showed a plan")
+        _wait(lambda: any(e.type == "opening" for e in _events(tmp_path / "state")), "no match began")
+        board.press(ButtonEvent(Button.MODE, Press.SHORT))
+        _wait(lambda: any(e.type == "mode" for e in _events(tmp_path / "state")),
+              "a press on the board never reached the referee")
+        board.close()  # unplugged
+        _wait(lambda: dict(service.live.snapshot().faults).get("bridge", "").startswith("the LED board"),
+              "an unplugged board was not reported")
+        board = SimulatedBoard(boot_id=0x0BAD)
+        port.unlink()
+        port.symlink_to(board.path)
+        _wait(lambda: "bridge" not in dict(service.live.snapshot().faults),
+              "the board plugged in again was not found")
+        _wait(lambda: board.board.applied > 0, "the board plugged in again got no plan")
+    finally:
+        stop.set()
+        runner.join(timeout=30)
+        board.close()
+    assert not runner.is_alive()
+
+
+def _events(state: Path) -> list[Event]:
+    return [e for path in sorted(state.glob("match-*.jsonl")) for e in load(path).events]
+
+
+def _wait(condition: Callable[[], bool], failure: str, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.05)
+    raise AssertionError(failure)
+
+
+@pytest.fixture()
+def notify_socket(tmp_path: Path) -> Iterator[tuple[socket.socket, Path]]:
+    path = tmp_path / "notify"
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(str(path))
+    sock.settimeout(0.2)
+    yield sock, path
+    sock.close()
+
+
+def test_pipgammon_run_tells_systemd_and_stops_cleanly_on_sigterm(
+        game: Game, tmp_path: Path, notify_socket: tuple[socket.socket, Path]) -> None:
+    sock, address = notify_socket
+    state = tmp_path / "state"
+    config = tmp_path / "config.toml"
+    config.write_text(f'[camera]\nsource = "folder:{game.frames}"\nsize = [{SIZE[0]}, {SIZE[1]}]\n'
+                      f'fps = {FPS}\n[calibration]\npath = "{game.calibration_path}"\n'
+                      f'[storage]\njournal-dir = "{state}"\nexport-dir = "{state / "exports"}"\n')
+    env = {**os.environ, "NOTIFY_SOCKET": str(address), "WATCHDOG_USEC": "2000000",
+           "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    env.pop("WATCHDOG_PID", None)
+    command = [sys.executable, "-m", "pipgammon", "run", "--config", str(config), "--no-web"]
+    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    messages: list[tuple[float, str]] = []
+    began = time.monotonic()
+    try:
+        while time.monotonic() - began < 90:
+            with contextlib.suppress(TimeoutError):
+                messages.append((time.monotonic(), sock.recv(4096).decode()))
+            if sum(m.count("WATCHDOG=1") for _, m in messages) >= 6 and \
+                    any(e.type == "accepted" for e in _events(state)):
+                break
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=30)
+        while True:
+            try:
+                messages.append((time.monotonic(), sock.recv(4096).decode()))
+            except TimeoutError:
+                break
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0, err
+    texts = [m for _, m in messages]
+    assert texts[0].startswith("READY=1\nSTATUS=")
+    pings = [at for at, m in messages if "WATCHDOG=1" in m]
+    assert len(pings) >= 6 and max(b - a for a, b in itertools.pairwise(pings)) < 2.0  # WATCHDOG_USEC
+    assert any(m.startswith("STATUS=") and "to play" in m for m in texts)
+    assert any(m.startswith("STOPPING=1") for m in texts)
+    path, events = _journal(state)
+    assert any(e.type == "accepted" for e in events)
+    judged = _judged(events)
+    assert judged == _judged(game.truth)[:len(judged)]  # every line decided, each one right
+    assert (state / "exports" / (path.stem + ".mat")).exists()
+    assert "stopped after" in out and "events journaled" in out
+
+
+def test_a_live_state_is_kept_for_a_page_that_connects_late() -> None:
+    from engine.referee import Referee
+
+    live = Live()
+    referee = Referee()
+    live.referee(referee, referee.start("f0"))
+    assert live.wait(0, timeout=0.01).version == 1
+    started = time.monotonic()
+    assert live.wait(1, timeout=0.2).version == 1 and time.monotonic() - started >= 0.2
