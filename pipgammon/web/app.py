@@ -28,8 +28,7 @@ import json
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from datetime import datetime, timezone
-from html import escape
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
@@ -191,7 +190,7 @@ def list_matches(exports: Path) -> list[dict[str, Any]]:
         found.append((stat.st_mtime, path.name, stat.st_size))
     found.sort(key=lambda f: (-f[0], f[1]))
     return [{"name": name, "size": size,
-             "modified": datetime.fromtimestamp(mtime, timezone.utc).isoformat(timespec="seconds")}
+             "modified": datetime.fromtimestamp(mtime, UTC).isoformat(timespec="seconds")}
             for mtime, name, size in found]
 
 
@@ -205,7 +204,8 @@ def create_app(live: Live, *, exports: Path, token: str | None, calibrate: Calib
     closing = threading.Event()
 
     async def dashboard(request: Request) -> Response:
-        return HTMLResponse(dashboard_page(state_json(live.snapshot())), headers={"Cache-Control": "no-store"})
+        page = dashboard_page(state_json(live.snapshot()))
+        return HTMLResponse(page, headers={"Cache-Control": "no-store"})
 
     async def api_state(request: Request) -> Response:
         return JSONResponse(state_json(live.snapshot()), headers={"Cache-Control": "no-store"})

@@ -68,8 +68,8 @@ table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: .5rem .6rem; border-bottom: 1px solid var(--line); }
 th { color: var(--dim); font-size: .8rem; text-transform: uppercase; letter-spacing: .06em; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
-button { font: inherit; font-weight: 600; background: var(--accent); color: #111; border: 0; border-radius: 8px;
-  padding: .7rem 1.2rem; cursor: pointer; }
+button { font: inherit; font-weight: 600; background: var(--accent); color: #111; border: 0;
+  border-radius: 8px; padding: .7rem 1.2rem; cursor: pointer; }
 button:disabled { opacity: .5; cursor: wait; }
 #message { margin-top: .7rem; font-weight: 600; }
 #message.ok { color: var(--good); } #message.bad { color: var(--bad); }
@@ -114,12 +114,16 @@ function render(s) {
   $("board").innerHTML = s.svg;
   $("status").textContent = s.status;
   const turn = $("turn"); turn.replaceChildren();
-  if (s.to_act) { turn.append(el("span", "who " + s.to_act), cap(s.to_act)); } else { turn.textContent = "\\u2014"; }
+  if (s.to_act) turn.append(el("span", "who " + s.to_act), cap(s.to_act));
+  else turn.textContent = "\\u2014";
   const dice = $("dice"); dice.replaceChildren();
   if (s.dice.length === 0) dice.textContent = "\\u2014";
-  for (const d of s.dice) dice.append(el("span", "die " + d.color + (d.cocked ? " cocked" : ""), String(d.value)));
+  for (const d of s.dice) {
+    dice.append(el("span", "die " + d.color + (d.cocked ? " cocked" : ""), String(d.value)));
+  }
   const score = $("score"); score.replaceChildren();
-  score.append(el("span", "who white"), String(s.score[0]), " \\u2013 ", el("span", "who black"), String(s.score[1]));
+  score.append(el("span", "who white"), String(s.score[0]), " \\u2013 ",
+               el("span", "who black"), String(s.score[1]));
   if (s.crawford) score.append(el("span", "badge", "Crawford"));
   $("match").textContent = s.match_to + (s.match_to === 1 ? " point" : " points");
   $("game").textContent = String(s.game);
@@ -157,7 +161,8 @@ pictureLoop("/camera.jpg", $("camera"), $("camera-note"));
 
 def _page(title: str, here: str, body: str, script: str = "") -> str:
     links = "".join(f'<a href="{href}"{" class=here" if href == here else ""}>{name}</a>'
-                    for href, name in (("/", "Board"), ("/matches", "Matches"), ("/calibrate", "Calibration")))
+                    for href, name in (("/", "Board"), ("/matches", "Matches"),
+                                       ("/calibrate", "Calibration")))
     return (f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{escape(title)}</title><style>{_CSS}</style></head><body>"
@@ -173,8 +178,8 @@ def _inline_json(data: Any) -> str:
 def dashboard_page(state: dict[str, Any]) -> str:
     """The board page; ``state`` is `app.state_json` of the snapshot when the page is asked for."""
     facts = "".join(f'<div class="fact"><div class="k">{k}</div><div class="v" id="{i}"></div></div>'
-                    for k, i in (("To act", "turn"), ("Dice", "dice"), ("Score", "score"), ("Match to", "match"),
-                                 ("Game", "game"), ("Mode", "mode"), ("Cube", "cube")))
+                    for k, i in (("To act", "turn"), ("Dice", "dice"), ("Score", "score"),
+                                 ("Match to", "match"), ("Game", "game"), ("Mode", "mode"), ("Cube", "cube")))
     body = f"""
 <div id="faults" hidden>Something needs attention<ul id="fault-list"></ul></div>
 <div class="grid">
@@ -185,8 +190,10 @@ def dashboard_page(state: dict[str, Any]) -> str:
       <p id="camera-note" class="note">waiting for the camera</p></section>
   </div>
   <div class="stack">
-    <section class="panel" id="legal-box" hidden><h2>Legal plays</h2><ol class="plays" id="legal"></ol></section>
-    <section class="panel"><h2>Turn log <span id="log-count"></span></h2><ol class="log" id="log"></ol></section>
+    <section class="panel" id="legal-box" hidden><h2>Legal plays</h2>
+      <ol class="plays" id="legal"></ol></section>
+    <section class="panel"><h2>Turn log <span id="log-count"></span></h2>
+      <ol class="log" id="log"></ol></section>
   </div>
 </div>
 <script id="initial" type="application/json">{_inline_json(state)}</script>"""
@@ -221,7 +228,8 @@ async function showCalibration() {
   if (!r.ok) return;
   const c = await r.json();
   $("calibrated").textContent = c.calibrated
-    ? "Calibrated for " + c.frame_size[0] + "\\u00d7" + c.frame_size[1] + " frames: the amber grid should sit on the points."
+    ? "Calibrated for " + c.frame_size[0] + "\\u00d7" + c.frame_size[1]
+      + " frames: the amber grid should sit on the points."
     : "Not calibrated: set up the starting position with nothing else on the board, then capture it.";
 }
 const button = $("capture");
@@ -248,12 +256,14 @@ pictureLoop("/calibration.jpg", $("picture"), $("picture-note"));
 
 def calibrate_page(can_calibrate: bool) -> str:
     """The calibration page: the newest frame with the grid in use, and the capture button."""
-    action = ('<button id="capture">Capture the starting position</button><div id="message" role="status"></div>'
+    action = ('<button id="capture">Capture the starting position</button>'
+              '<div id="message" role="status"></div>'
               if can_calibrate else '<p class="note">This service cannot calibrate from the page: run '
               "<code>pipgammon calibrate</code>.</p>")
     body = f"""
 <div class="grid">
-  <section class="panel camera"><h2>Camera and grid</h2><img id="picture" alt="the camera with the grid" hidden>
+  <section class="panel camera"><h2>Camera and grid</h2>
+    <img id="picture" alt="the camera with the grid" hidden>
     <p id="picture-note" class="note">waiting for the camera</p></section>
   <section class="panel"><h2>Calibration</h2><p id="calibrated"></p>
     <ol><li>Set up the starting position: all 30 checkers, no dice, the cube off the board.</li>
