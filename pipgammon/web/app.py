@@ -178,7 +178,9 @@ class _Pictures:
 def list_matches(exports: Path) -> list[dict[str, Any]]:
     """The exported matches in ``exports``, newest first: name, size (bytes), modified (ISO, UTC)."""
     try:
-        entries = [p for p in exports.iterdir() if p.suffix.lower() in EXPORT_SUFFIXES and p.is_file()]
+        # A symlink could point anywhere: only the files the service wrote are offered.
+        entries = [p for p in exports.iterdir()
+                   if p.suffix.lower() in EXPORT_SUFFIXES and p.is_file() and not p.is_symlink()]
     except FileNotFoundError:
         return []  # nothing exported yet: the service makes the folder with the first match
     found = []
