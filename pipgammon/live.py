@@ -119,7 +119,9 @@ class Live:
                     self._log.append(LogLine(event.frame, event.type, describe(event)))
             to_act = referee.to_act
             self._replace(
-                status=referee.status, mode=referee.mode.value, to_act=to_act.label if to_act else None,
+                # `Player.WHITE` is 0, so "is not None": White to act is falsy.
+                status=referee.status, mode=referee.mode.value,
+                to_act=to_act.label if to_act is not None else None,
                 score=match.score, match_to=match.length, crawford=match.is_crawford,
                 game=len(match.results) + (0 if match.is_over else 1), variant=referee.config.variant.name,
                 position=match.game.position, plan=referee.lights,

@@ -82,7 +82,11 @@ def session_value(token: str) -> str:
 
 
 def _host_name(host_header: str) -> str:
-    """``host[:port]`` or ``[v6]:port`` to the bare host name, lower case."""
+    """``host[:port]`` or ``[v6]:port`` to the bare host name, lower case.
+
+    >>> _host_name("LocalHost:8080"), _host_name("[::1]:8080"), _host_name("::1"), _host_name("127.0.0.1")
+    ('localhost', '::1', '::1', '127.0.0.1')
+    """
     host = host_header.strip().lower()
     if host.startswith("["):
         return host[1:host.find("]")] if "]" in host else host

@@ -16,6 +16,7 @@ _CSS = """
 :root { color-scheme: dark; --bg: #15181c; --panel: #1f242a; --line: #323a43; --text: #e7e9ec;
   --dim: #9aa4ae; --accent: #f0b43c; --bad: #ff5d5d; --good: #5ccf7a; }
 * { box-sizing: border-box; }
+[hidden] { display: none !important; }  /* over the display of .camera img and the like */
 body { margin: 0; background: var(--bg); color: var(--text);
   font: 16px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
 header { display: flex; flex-wrap: wrap; align-items: center; gap: .4rem 1rem; padding: .6rem 1rem;
@@ -54,7 +55,7 @@ main { padding: .8rem 1rem 2rem; max-width: 1500px; margin: 0 auto; }
   margin-bottom: 1rem; font-weight: 600; }
 #faults ul { margin: .2rem 0 0; padding-left: 1.2rem; }
 ol.plays { margin: 0; padding-left: 1.6rem; columns: 2 11rem; font-family: ui-monospace, monospace; }
-ol.log { list-style: none; margin: 0; padding: 0; max-height: 34rem; overflow-y: auto; }
+ol.log { list-style: none; margin: 0; padding: 0; max-height: 30rem; overflow-y: auto; }
 ol.log li { padding: .3rem .45rem; border-bottom: 1px solid var(--line); display: flex; gap: .6rem; }
 ol.log li .f { color: var(--dim); font-size: .78rem; min-width: 4.3rem; font-family: ui-monospace, monospace;
   padding-top: .12rem; }
@@ -87,6 +88,9 @@ function pictureLoop(url, img, note) {
       const r = await fetch(url + "?t=" + Date.now(), {cache: "no-store"});
       if (r.ok) {
         const next = URL.createObjectURL(await r.blob());
+        const probe = new Image();
+        probe.src = next;
+        await probe.decode();  // swap only a decoded picture in: no flicker, no broken image
         img.src = next; img.hidden = false; note.hidden = true;
         if (shown) URL.revokeObjectURL(shown);
         shown = next;
@@ -186,12 +190,13 @@ def dashboard_page(state: dict[str, Any]) -> str:
   <div class="stack">
     <section class="panel"><div id="board"></div><div id="status"></div></section>
     <section class="panel"><div class="facts">{facts}</div></section>
-    <section class="panel camera"><h2>Camera</h2><img id="camera" alt="the camera's view" hidden>
-      <p id="camera-note" class="note">waiting for the camera</p></section>
   </div>
   <div class="stack">
     <section class="panel" id="legal-box" hidden><h2>Legal plays</h2>
       <ol class="plays" id="legal"></ol></section>
+    <section class="panel camera"><h2>Camera</h2>
+      <a href="/camera.jpg" target="_blank"><img id="camera" alt="the camera's view" hidden></a>
+      <p id="camera-note" class="note">waiting for the camera</p></section>
     <section class="panel"><h2>Turn log <span id="log-count"></span></h2>
       <ol class="log" id="log"></ol></section>
   </div>
@@ -209,14 +214,15 @@ def matches_page(matches: list[dict[str, Any]]) -> str:
     if matches:
         rows = "".join(
             f'<tr><td><a href="/matches/{escape(m["name"])}" download>{escape(m["name"])}</a></td>'
-            f'<td class="num">{_size(m["size"])}</td><td>{escape(m["modified"].replace("T", " "))}</td></tr>'
+            f'<td class="num">{_size(m["size"])}</td>'
+            f'<td>{escape(m["modified"][:19].replace("T", " "))}</td></tr>'
             for m in matches)
         table = f"<table><thead><tr><th>Match</th><th>Size</th><th>Written (UTC)</th></tr></thead>" \
                 f"<tbody>{rows}</tbody></table>"
     else:
         table = '<p class="empty">No match has been exported yet: one is written when a match ends.</p>'
     body = (f'<section class="panel"><h2>Recorded matches</h2>{table}'
-            f'<p class="note">.mat files open in GNU Backgammon (File \u2192 Import \u2192 Jellyfish .mat); '
+            f'<p class="note">.mat files open in GNU Backgammon (File \u2192 Import); '
             f"variants gnubg cannot replay are kept as .txt records.</p></section>")
     return _page("pipgammon: matches", "/matches", body)
 

@@ -85,8 +85,27 @@ def test_api_state_is_the_snapshot_with_its_svg(rendered: Rendered, exports: Pat
     snapshot = live.snapshot()
     assert {k: v for k, v in state.items() if k != "svg"} == json.loads(json.dumps(snapshot.to_json()))
     assert state["svg"].count('class="checker white"') + state["svg"].count("count") >= 1
-    assert state["to_act"] == (referee.to_act.label if referee.to_act else None)
+    assert state["to_act"] == (referee.to_act.label if referee.to_act is not None else None)
     assert state["legal"] == list(referee.legal_plays)
+
+
+def test_whoever_is_to_act_is_named_white_included(rendered: Rendered, exports: Path) -> None:
+    live = Live()
+    referee = Referee()
+    live.referee(referee, referee.start(""))
+    web = client(live, exports)
+    named = set()
+    for name, scene, presses in scenes(rendered.script):
+        events = referee.see(scene, name)
+        for button in presses:
+            events += referee.press(button, name)
+        live.referee(referee, events, scene)
+        if referee.to_act is not None:
+            assert web.get("/api/state").json()["to_act"] == referee.to_act.label
+            named.add(referee.to_act.label)
+        if len(named) == 2:
+            break
+    assert named == {"white", "black"}
 
 
 def test_legal_plays_appear_while_a_roll_is_played(rendered: Rendered, exports: Path) -> None:
@@ -161,8 +180,8 @@ def test_no_exports_folder_yet_lists_nothing(tmp_path: Path) -> None:
     assert "No match has been exported yet" in web.get("/matches").text
 
 
-@pytest.mark.parametrize("name", ["..%2Fsecret.mat", "%2Fetc%2Fpasswd", "events.jsonl", "missing.mat", "link.mat",
-                                  "folder.mat", "%2E%2E", "..%2F..%2Fetc%2Fpasswd"])
+@pytest.mark.parametrize("name", ["..%2Fsecret.mat", "%2Fetc%2Fpasswd", "events.jsonl", "missing.mat",
+                                  "link.mat", "folder.mat", "%2E%2E", "..%2F..%2Fetc%2Fpasswd"])
 def test_only_listed_matches_are_served(exports: Path, tmp_path: Path, name: str) -> None:
     _write(tmp_path, "secret.mat", "not for download\n", 1_700_000_000)
     _write(exports, "events.jsonl", "{}\n", 1_700_000_000)
@@ -180,8 +199,8 @@ def test_without_a_token_only_loopback_host_names_are_answered(exports: Path) ->
         assert client(Live(), exports, base_url=base).get("/api/state").status_code == 200, base
     refused = client(Live(), exports, base_url="http://rebound.example:8080").get("/api/state")
     assert refused.status_code == 403
-    assert refused.text == ("pipgammon: host 'rebound.example:8080' refused: without a web token the dashboard "
-                            "answers only to localhost")
+    assert refused.text == ("pipgammon: host 'rebound.example:8080' refused: without a web token the "
+                            "dashboard answers only to localhost")
 
 
 def test_a_token_is_needed_for_every_route(exports: Path) -> None:

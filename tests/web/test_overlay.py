@@ -105,7 +105,7 @@ def test_dice_are_boxed_where_they_were_found(rendered: Rendered, with_dice: tup
 
 def test_a_large_frame_is_scaled_down_and_the_grid_follows(
         rendered: Rendered, with_dice: tuple[np.ndarray, Observation]) -> None:
-    frame, seen = with_dice
+    frame, _ = with_dice
     big = cv2.resize(frame, (1920, 1440))
     calibration = dataclasses.replace(rendered.calibration, corners=rendered.calibration.corners * 2,
                                       frame_size=(1920, 1440))

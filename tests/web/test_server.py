@@ -106,13 +106,15 @@ def test_start_says_plainly_when_the_port_is_busy(live: Live, tmp_path: Path) ->
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        with pytest.raises(WebError, match=rf"^web: cannot listen on 127\.0\.0\.1:{port}: the port is in use$"):
+        busy = rf"^web: cannot listen on 127\.0\.0\.1:{port}: the port is in use$"
+        with pytest.raises(WebError, match=busy):
             WebServer(create_app(live, exports=tmp_path, token=None), "127.0.0.1", port).start()
 
 
 def test_start_refuses_an_address_not_of_this_machine(live: Live, tmp_path: Path) -> None:
     app = create_app(live, exports=tmp_path, token=None)
-    with pytest.raises(WebError, match=r"^web: cannot listen on 192\.0\.2\.7:0: Cannot assign requested address$"):
+    elsewhere = r"^web: cannot listen on 192\.0\.2\.7:0: Cannot assign requested address$"
+    with pytest.raises(WebError, match=elsewhere):
         WebServer(app, "192.0.2.7", 0).start()  # TEST-NET-1: never a local address
     with pytest.raises(WebError, match=r"^web: cannot listen on no-such-host\.invalid:0: unknown host"):
         WebServer(app, "no-such-host.invalid", 0).start()
