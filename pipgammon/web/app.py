@@ -136,7 +136,8 @@ class Guard:
             if request.method not in ("GET", "HEAD"):
                 return None
             rest = urlencode([(k, v) for k, v in parse_qsl(request.url.query) if k != "token"])
-            target = request.url.path + (f"?{rest}" if rest else "")
+            # One leading slash: "//host/..." would send the browser to another site.
+            target = "/" + request.url.path.lstrip("/") + (f"?{rest}" if rest else "")
             redirect = RedirectResponse(target, 303)
             redirect.set_cookie(COOKIE, self.session, httponly=True, samesite="strict", path="/")
             return redirect

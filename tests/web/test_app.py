@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import threading
@@ -246,6 +247,25 @@ def test_the_token_in_the_address_sets_a_strict_cookie_and_leaves_the_address(ex
     assert web.get("/").status_code == 200
 
 
+def test_the_token_redirect_stays_on_this_site(exports: Path) -> None:
+    # httpx would send "//evil.example/x" to evil.example, so the request is made by hand.
+    app = create_app(Live(), exports=exports, token=TOKEN)
+    sent: list[dict[str, object]] = []
+
+    async def receive() -> dict[str, object]:
+        return {"type": "http.request", "body": b""}
+
+    async def send(message: dict[str, object]) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": "GET", "path": "//evil.example/x", "raw_path": b"//evil.example/x",
+             "query_string": f"token={TOKEN}".encode(), "headers": [(b"host", b"pi:8080")], "scheme": "http",
+             "server": ("pi", 8080), "root_path": "", "http_version": "1.1", "asgi": {"version": "3.0"}}
+    asyncio.run(app(scope, receive, send))  # type: ignore[arg-type]
+    headers = dict(sent[0]["headers"])  # type: ignore[call-overload]
+    assert sent[0]["status"] == 303 and headers[b"location"] == b"/evil.example/x"
+
+
 def test_posts_from_another_site_are_refused(exports: Path) -> None:
     calls: list[int] = []
 
@@ -260,8 +280,9 @@ def test_posts_from_another_site_are_refused(exports: Path) -> None:
     assert web.post("/api/calibrate", headers={"Referer": "http://evil.example/page"}).status_code == 403
     assert calls == []
     assert web.post("/api/calibrate", headers={"Origin": LOCAL}).status_code == 200
+    assert web.post("/api/calibrate", headers={"Referer": f"{LOCAL}/calibrate"}).status_code == 200
     assert web.post("/api/calibrate").status_code == 200  # no Origin: not a browser's cross-site form
-    assert calls == [1, 1]
+    assert calls == [1, 1, 1]
 
 
 # -- calibration ---------------------------------------------------------------------------
