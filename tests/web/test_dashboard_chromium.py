@@ -131,7 +131,6 @@ def test_the_dashboard_follows_a_replayed_game(driver: Any, rendered: Rendered, 
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    started = time.monotonic()
     exports = tmp_path / "exports"
     exports.mkdir()
     live = Live()
@@ -203,4 +202,3 @@ def test_the_dashboard_follows_a_replayed_game(driver: Any, rendered: Rendered, 
         wait.until(lambda d: d.find_element(By.ID, "message").text.startswith("not calibrated: "))
         assert "bad" in driver.find_element(By.ID, "message").get_attribute("class")
         _shot(driver, tmp_path, "calibrate.png")
-    assert time.monotonic() - started < 60
