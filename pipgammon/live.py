@@ -119,6 +119,7 @@ class Live:
                     self._log.append(LogLine(event.frame, event.type, describe(event)))
             to_act = referee.to_act
             self._replace(
+                # `Player.WHITE` is 0, so "is not None": White to act is falsy.
                 status=referee.status, mode=referee.mode.value,
                 to_act=to_act.label if to_act is not None else None,
                 score=match.score, match_to=match.length, crawford=match.is_crawford,

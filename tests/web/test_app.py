@@ -1,0 +1,338 @@
+"""Every route of the dashboard through Starlette's TestClient, the token, and the guards."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from starlette.testclient import TestClient
+
+from engine.referee import Mode, Referee, RefereeConfig
+from pipgammon.live import Live
+from pipgammon.web.app import COOKIE, create_app, session_value
+from vision.observation import observe
+from vision.synthetic_game import scenes
+
+from .conftest import Rendered, calibrate_from
+
+LOCAL = "http://127.0.0.1:8080"
+TOKEN = "s3cret-token"
+
+
+def refereed(rendered: Rendered, live: Live, stills: int) -> Referee:
+    """The first ``stills`` scenes of the rendered match judged in teaching mode, published to ``live``."""
+    referee = Referee(RefereeConfig(mode=Mode.TEACH))
+    live.referee(referee, referee.start(""))
+    for _, (name, scene, presses) in zip(range(stills), scenes(rendered.script), strict=False):
+        events = referee.see(scene, name)
+        for button in presses:
+            events += referee.press(button, name)
+        live.referee(referee, events, scene)
+    return referee
+
+
+@pytest.fixture
+def exports(tmp_path: Path) -> Path:
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    return folder
+
+
+def client(live: Live, exports: Path, *, token: str | None = None,
+           calibrate: Callable[[], tuple[bool, str]] | None = None, base_url: str = LOCAL) -> TestClient:
+    return TestClient(create_app(live, exports=exports, token=token, calibrate=calibrate), base_url=base_url,
+                      follow_redirects=False)
+
+
+# -- the board -----------------------------------------------------------------------------
+
+def test_dashboard_page_is_self_contained_and_carries_the_state(rendered: Rendered, exports: Path) -> None:
+    live = Live()
+    refereed(rendered, live, 12)
+    page = client(live, exports).get("/")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    html = page.text
+    # Nothing fetched from elsewhere: no external scripts, styles or fonts.
+    assert "<script src" not in html and "<link" not in html and "https://" not in html
+    assert 'name="viewport"' in html
+    start = html.index('<script id="initial" type="application/json">') + len(
+        '<script id="initial" type="application/json">')
+    state = json.loads(html[start:html.index("</script>", start)])
+    assert state["version"] == live.snapshot().version
+    assert state["svg"].startswith("<svg") and state["log"]
+    for href in ('href="/matches"', 'href="/calibrate"'):
+        assert href in html
+
+
+def test_inlined_state_cannot_close_its_script_element(exports: Path) -> None:
+    live = Live()
+    live.fault("camera", "</script><script>alert(1)</script>")
+    html = client(live, exports).get("/").text
+    assert "</script><script>alert(1)" not in html
+    assert "\\u003c/script>" in html
+
+
+def test_api_state_is_the_snapshot_with_its_svg(rendered: Rendered, exports: Path) -> None:
+    live = Live()
+    referee = refereed(rendered, live, 6)
+    state = client(live, exports).get("/api/state").json()
+    snapshot = live.snapshot()
+    assert {k: v for k, v in state.items() if k != "svg"} == json.loads(json.dumps(snapshot.to_json()))
+    assert state["svg"].count('class="checker white"') + state["svg"].count("count") >= 1
+    assert state["to_act"] == (referee.to_act.label if referee.to_act is not None else None)
+    assert state["legal"] == list(referee.legal_plays)
+
+
+def test_whoever_is_to_act_is_named_white_included(rendered: Rendered, exports: Path) -> None:
+    live = Live()
+    referee = Referee()
+    live.referee(referee, referee.start(""))
+    web = client(live, exports)
+    named = set()
+    for name, scene, presses in scenes(rendered.script):
+        events = referee.see(scene, name)
+        for button in presses:
+            events += referee.press(button, name)
+        live.referee(referee, events, scene)
+        if referee.to_act is not None:
+            assert web.get("/api/state").json()["to_act"] == referee.to_act.label
+            named.add(referee.to_act.label)
+        if len(named) == 2:
+            break
+    assert named == {"white", "black"}
+
+
+def test_legal_plays_appear_while_a_roll_is_played(rendered: Rendered, exports: Path) -> None:
+    live = Live()
+    referee = Referee(RefereeConfig(mode=Mode.TEACH))
+    live.referee(referee, referee.start(""))
+    seen_legal = False
+    for name, scene, presses in scenes(rendered.script):
+        events = referee.see(scene, name)
+        for button in presses:
+            events += referee.press(button, name)
+        live.referee(referee, events, scene)
+        if referee.legal_plays:
+            seen_legal = True
+            break
+    assert seen_legal
+    state = client(live, exports).get("/api/state").json()
+    assert state["legal"] and all(isinstance(p, str) for p in state["legal"])
+
+
+# -- the camera ----------------------------------------------------------------------------
+
+def test_camera_picture_is_503_until_a_frame_then_a_scaled_jpeg(rendered: Rendered, exports: Path) -> None:
+    live = Live()
+    web = client(live, exports)
+    for path in ("/camera.jpg", "/calibration.jpg"):
+        refused = web.get(path)
+        assert refused.status_code == 503 and refused.text == "pipgammon: no camera frame yet"
+    frame = cv2.imread(str(sorted(rendered.frames.glob("*.jpg"))[20]))
+    live.calibrated(rendered.calibration)
+    live.camera(frame, observe(frame, rendered.calibration), "00021.jpg")
+    for path in ("/camera.jpg", "/calibration.jpg"):
+        answer = web.get(path)
+        assert answer.status_code == 200 and answer.headers["content-type"] == "image/jpeg"
+        assert answer.headers["cache-control"] == "no-store"
+        picture = cv2.imdecode(np.frombuffer(answer.content, np.uint8), cv2.IMREAD_COLOR)
+        assert picture.shape[1] == 960 and picture.shape[0] == 720  # already at most 960 wide
+    # The same frame is drawn once, however many pages ask.
+    assert web.get("/camera.jpg").content == web.get("/camera.jpg").content
+
+
+# -- matches -------------------------------------------------------------------------------
+
+def _write(folder: Path, name: str, text: str, mtime: float) -> Path:
+    path = folder / name
+    path.write_text(text)
+    os.utime(path, (mtime, mtime))
+    return path
+
+
+def test_matches_are_listed_newest_first_and_downloaded(exports: Path) -> None:
+    _write(exports, "old.mat", "; old match\n", 1_700_000_000)
+    _write(exports, "new.mat", "; new match\n", 1_700_000_500)
+    _write(exports, "eureka.txt", "a text record\n", 1_700_000_100)
+    _write(exports, "events.jsonl", "{}\n", 1_700_000_900)  # a journal, not a match
+    (exports / "folder.mat").mkdir()
+    web = client(Live(), exports)
+    listed = web.get("/api/matches").json()
+    assert [m["name"] for m in listed] == ["new.mat", "eureka.txt", "old.mat"]
+    assert listed[0] == {"name": "new.mat", "size": 12, "modified": "2023-11-14T22:21:40+00:00"}
+    page = web.get("/matches").text
+    assert page.index("new.mat") < page.index("eureka.txt") < page.index("old.mat")
+    assert 'href="/matches/new.mat" download' in page
+    got = web.get("/matches/new.mat")
+    assert got.status_code == 200 and got.text == "; new match\n"
+    assert got.headers["content-disposition"] == 'attachment; filename="new.mat"'
+
+
+def test_no_exports_folder_yet_lists_nothing(tmp_path: Path) -> None:
+    web = client(Live(), tmp_path / "not-yet")
+    assert web.get("/api/matches").json() == []
+    assert "No match has been exported yet" in web.get("/matches").text
+
+
+@pytest.mark.parametrize("name", ["..%2Fsecret.mat", "%2Fetc%2Fpasswd", "events.jsonl", "missing.mat",
+                                  "link.mat", "folder.mat", "%2E%2E", "..%2F..%2Fetc%2Fpasswd"])
+def test_only_listed_matches_are_served(exports: Path, tmp_path: Path, name: str) -> None:
+    _write(tmp_path, "secret.mat", "not for download\n", 1_700_000_000)
+    _write(exports, "events.jsonl", "{}\n", 1_700_000_000)
+    (exports / "link.mat").symlink_to(tmp_path / "secret.mat")
+    (exports / "folder.mat").mkdir()
+    answer = client(Live(), exports).get(f"/matches/{name}")
+    assert answer.status_code == 404
+    assert "not for download" not in answer.text
+
+
+# -- the token and the guards --------------------------------------------------------------
+
+def test_without_a_token_only_loopback_host_names_are_answered(exports: Path) -> None:
+    for base in ("http://127.0.0.1:8080", "http://localhost:8080", "http://[::1]:8080", "http://localhost"):
+        assert client(Live(), exports, base_url=base).get("/api/state").status_code == 200, base
+    refused = client(Live(), exports, base_url="http://rebound.example:8080").get("/api/state")
+    assert refused.status_code == 403
+    assert refused.text == ("pipgammon: host 'rebound.example:8080' refused: without a web token the "
+                            "dashboard answers only to localhost")
+
+
+def test_a_token_is_needed_for_every_route(exports: Path) -> None:
+    web = client(Live(), exports, token=TOKEN, base_url="http://192.168.1.20:8080")
+    for path in ("/", "/api/state", "/events", "/camera.jpg", "/matches", "/api/matches", "/calibrate",
+                 "/calibration.jpg", "/api/calibration", "/matches/x.mat"):
+        answer = web.get(path)
+        assert answer.status_code == 401, path
+        assert answer.text.startswith("pipgammon: this dashboard needs its token: open it as ")
+        assert TOKEN not in answer.text
+    assert web.post("/api/calibrate").status_code == 401
+
+
+def test_wrong_tokens_are_refused(exports: Path) -> None:
+    web = client(Live(), exports, token=TOKEN, base_url="http://192.168.1.20:8080")
+    assert web.get("/api/state", headers={"Authorization": "Bearer nope"}).status_code == 401
+    wrong = web.get("/api/state?token=nope")
+    assert wrong.status_code == 401 and wrong.text.startswith("pipgammon: wrong token")
+    web.cookies.set(COOKIE, "forged")
+    assert web.get("/api/state").status_code == 401
+    web.cookies.set(COOKIE, TOKEN)  # the cookie holds a value derived from the token, not the token
+    assert web.get("/api/state").status_code == 401
+
+
+def test_the_bearer_header_opens_every_route(exports: Path) -> None:
+    web = client(Live(), exports, token=TOKEN, base_url="http://192.168.1.20:8080")
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    assert web.get("/api/state", headers=headers).status_code == 200
+    assert web.get("/", headers=headers).status_code == 200
+    assert web.get("/camera.jpg", headers=headers).status_code == 503  # past the guard: no frame yet
+
+
+def test_the_token_in_the_address_sets_a_strict_cookie_and_leaves_the_address(exports: Path) -> None:
+    web = client(Live(), exports, token=TOKEN, base_url="http://192.168.1.20:8080")
+    first = web.get(f"/matches?sort=new&token={TOKEN}")
+    assert first.status_code == 303 and first.headers["location"] == "/matches?sort=new"
+    cookie = first.headers["set-cookie"]
+    assert cookie.startswith(f"{COOKIE}={session_value(TOKEN)};")
+    assert "HttpOnly" in cookie and "SameSite=strict" in cookie and "Path=/" in cookie
+    assert TOKEN not in cookie
+    # From then on the page's own requests (the event stream, the pictures) carry the cookie.
+    assert web.get("/api/state").status_code == 200
+    assert web.get("/").status_code == 200
+
+
+def test_the_token_redirect_stays_on_this_site(exports: Path) -> None:
+    # httpx would send "//evil.example/x" to evil.example, so the request is made by hand.
+    app = create_app(Live(), exports=exports, token=TOKEN)
+    sent: list[dict[str, object]] = []
+
+    async def receive() -> dict[str, object]:
+        return {"type": "http.request", "body": b""}
+
+    async def send(message: dict[str, object]) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": "GET", "path": "//evil.example/x", "raw_path": b"//evil.example/x",
+             "query_string": f"token={TOKEN}".encode(), "headers": [(b"host", b"pi:8080")], "scheme": "http",
+             "server": ("pi", 8080), "root_path": "", "http_version": "1.1", "asgi": {"version": "3.0"}}
+    asyncio.run(app(scope, receive, send))  # type: ignore[arg-type]
+    headers = dict(sent[0]["headers"])  # type: ignore[call-overload]
+    assert sent[0]["status"] == 303 and headers[b"location"] == b"/evil.example/x"
+
+
+def test_posts_from_another_site_are_refused(exports: Path) -> None:
+    calls: list[int] = []
+
+    def count() -> tuple[bool, str]:
+        calls.append(1)
+        return False, "no camera frame yet"
+
+    web = client(Live(), exports, calibrate=count)
+    refused = web.post("/api/calibrate", headers={"Origin": "http://evil.example"})
+    assert refused.status_code == 403 and refused.text == (
+        "pipgammon: a POST from another site (evil.example) is refused")
+    assert web.post("/api/calibrate", headers={"Referer": "http://evil.example/page"}).status_code == 403
+    assert calls == []
+    assert web.post("/api/calibrate", headers={"Origin": LOCAL}).status_code == 200
+    assert web.post("/api/calibrate", headers={"Referer": f"{LOCAL}/calibrate"}).status_code == 200
+    assert web.post("/api/calibrate").status_code == 200  # no Origin: not a browser's cross-site form
+    assert calls == [1, 1, 1]
+
+
+# -- calibration ---------------------------------------------------------------------------
+
+def test_calibrate_is_501_when_the_service_cannot(exports: Path) -> None:
+    web = client(Live(), exports)
+    answer = web.post("/api/calibrate", headers={"Origin": LOCAL})
+    assert answer.status_code == 501
+    assert answer.text == "pipgammon: this service cannot calibrate from the page"
+    assert 'id="capture"' not in web.get("/calibrate").text
+
+
+def test_calibrate_captures_the_starting_position(rendered: Rendered, exports: Path) -> None:
+    live = Live()
+    web = client(live, exports, calibrate=lambda: calibrate_from(live))
+    page = web.get("/calibrate").text
+    assert "Capture the starting position" in page
+    assert web.get("/api/calibration").json() == {"calibrated": False}
+    assert web.post("/api/calibrate").json() == {"ok": False, "message": "no camera frame yet"}
+    # A frame in the middle of the game is not the starting position: refused, with vision's reason.
+    middle = cv2.imread(str(sorted(rendered.frames.glob("*.jpg"))[60]))
+    live.camera(middle, None, "00061.jpg")
+    refused = web.post("/api/calibrate").json()
+    assert refused["ok"] is False and refused["message"].startswith("not calibrated: ")
+    assert live.calibration is None
+    live.camera(rendered.start, None, "start")
+    done = web.post("/api/calibrate").json()
+    assert done == {"ok": True, "message": "calibrated on frame start (960x720)"}
+    state = web.get("/api/calibration").json()
+    assert state["calibrated"] is True and state["frame_size"] == [960, 720] and len(state["corners"]) == 4
+    np.testing.assert_allclose(state["corners"], rendered.calibration.corners, atol=3)
+    assert web.get("/calibration.jpg").status_code == 200
+
+
+def test_one_calibration_at_a_time(exports: Path) -> None:
+    started, release = threading.Event(), threading.Event()
+
+    def slow() -> tuple[bool, str]:
+        started.set()
+        release.wait(10)
+        return True, "calibrated"
+
+    web = client(Live(), exports, calibrate=slow)
+    answers: list[int] = []
+    first = threading.Thread(target=lambda: answers.append(web.post("/api/calibrate").status_code))
+    first.start()
+    assert started.wait(10)
+    second = web.post("/api/calibrate")
+    release.set()
+    first.join(10)
+    assert second.status_code == 409 and second.text == "pipgammon: a calibration is already running"
+    assert answers == [200]
+

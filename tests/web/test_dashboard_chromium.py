@@ -1,0 +1,204 @@
+"""The dashboard in a real headless Chromium while a rendered game is replayed through vision and the referee.
+
+The page is opened with the token in its address, as a player on the network would, so the
+event stream and the pictures run on the cookie it sets.  The board must change and the
+turn log grow as the game is played; then a match is downloaded from the matches page and
+the calibration page's button is pressed.  Screenshots go to pytest's tmp_path and, for a
+person to look at, to /tmp/web-shots/.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.referee import Mode, RefereeConfig
+from pipgammon.frames import stills
+from pipgammon.live import Live
+from pipgammon.replay import Replay, export
+from pipgammon.web.app import create_app
+from pipgammon.web.server import WebServer
+from vision.images import load
+from vision.observation import observe
+
+from .conftest import Rendered, calibrate_from
+
+CHROMIUM = Path("/usr/bin/chromium")
+DRIVER = Path("/usr/bin/chromedriver")
+SHOTS = Path("/tmp/web-shots")
+TOKEN = "table-7-token"
+#: A pause after each frame, so the page sees the game unfold rather than only its end.
+FRAME_PAUSE_S = 0.03
+
+pytestmark = pytest.mark.skipif(not (CHROMIUM.exists() and DRIVER.exists()),
+                                reason="needs Debian's chromium and chromium-driver (/usr/bin/chromium, "
+                                       "/usr/bin/chromedriver): apt-get install chromium chromium-driver")
+
+
+class Table(threading.Thread):
+    """The service's part, for the test: frames read by vision, judged by the referee, published to Live."""
+
+    def __init__(self, live: Live, rendered: Rendered, folder: Path, exports: Path) -> None:
+        super().__init__(name="table", daemon=True)
+        self.live, self.rendered, self.folder, self.exports = live, rendered, folder, exports
+        self.go = threading.Event()
+        # The table holds still once at the first roll with legal plays, for the teaching screenshot.
+        self.teaching, self.carry_on = threading.Event(), threading.Event()
+        self.exported: Path | None = None
+        self.failure: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            self.go.wait(60)
+            self._play()
+        except BaseException as err:  # the test reports it
+            self.failure = err
+
+    def _play(self) -> None:
+        live, calibration = self.live, self.rendered.calibration
+        live.calibrated(calibration)
+        live.new_match("events.jsonl")
+        replays: list[Replay] = []
+
+        def publish(event: Any, referee: Any) -> None:
+            live.referee(referee, [event], replays[0].last_scene if replays else None)
+
+        with Replay(calibration, RefereeConfig(mode=Mode.TEACH), self.folder / "events.jsonl",
+                    on_event=publish) as replay:
+            replays.append(replay)
+            last = None
+            for frame in stills(self.rendered.frames):
+                assert frame.path is not None
+                image = load(frame.path)
+                seen = observe(image, calibration)
+                live.camera(image, seen, frame.name)
+                if seen.status in ("ok", "cocked"):
+                    scene = seen.scene()
+                    if scene != last:  # as `Replay.run_stills`: a still is a moment held still
+                        replay.scene(scene, frame.name)
+                        if live.snapshot().legal and not self.teaching.is_set():
+                            self.teaching.set()
+                            self.carry_on.wait(20)
+                    last = scene
+                replay.press(frame)
+                time.sleep(FRAME_PAUSE_S)
+            self.exported = export(replay.events, self.exports / "table-7.mat", "standard")
+
+
+@pytest.fixture
+def driver(tmp_path: Path) -> Iterator[Any]:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1000",
+                     "--disable-gpu", "--hide-scrollbars"):
+        options.add_argument(argument)
+    options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
+                                              "download.prompt_for_download": False})
+    browser = webdriver.Chrome(service=Service(executable_path=str(DRIVER)), options=options)
+    browser.execute_cdp_cmd("Browser.setDownloadBehavior",
+                            {"behavior": "allow", "downloadPath": str(downloads)})
+    browser.downloads = downloads
+    try:
+        yield browser
+    finally:
+        browser.quit()
+
+
+def _shot(driver: Any, tmp_path: Path, name: str) -> None:
+    assert driver.save_screenshot(str(tmp_path / name))
+    SHOTS.mkdir(exist_ok=True)
+    driver.save_screenshot(str(SHOTS / name))
+
+
+CHECKERS_JS = ("return Array.from(document.querySelectorAll('#board circle.checker'))"
+               ".map(c => c.getAttribute('class') + '@' + c.getAttribute('cx') + ',' + c.getAttribute('cy'))"
+               ".join(' ')")
+LOG_JS = "return document.querySelectorAll('#log li:not(.empty)').length"
+CAMERA_JS = "const i = document.getElementById('camera'); return !i.hidden && i.naturalWidth === 960"
+
+
+def test_the_dashboard_follows_a_replayed_game(driver: Any, rendered: Rendered, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    exports = tmp_path / "exports"
+    exports.mkdir()
+    live = Live()
+    table = Table(live, rendered, tmp_path, exports)
+    app = create_app(live, exports=exports, token=TOKEN, calibrate=lambda: calibrate_from(live))
+    with WebServer(app, "127.0.0.1", 0) as web:
+        table.start()
+        driver.get(f"{web.url}/?token={TOKEN}")
+        assert "token" not in driver.current_url  # the token went into a cookie, out of the address
+        wait = WebDriverWait(driver, 45, poll_frequency=0.2)
+        wait.until(lambda d: d.execute_script("return document.getElementById('link').textContent") == "live")
+        first = driver.execute_script(CHECKERS_JS)
+        assert first.count("checker white") == 15 and driver.execute_script(LOG_JS) == 0
+
+        table.go.set()
+        assert table.teaching.wait(30)
+        # Teaching mode: the legal plays of the roll are listed, and the one to act is named.
+        snapshot = live.snapshot()
+        wait.until(lambda d: d.find_element(By.ID, "legal-box").is_displayed())
+        listed = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#legal li")]
+        assert listed == list(snapshot.legal)
+        assert snapshot.to_act is not None
+        assert driver.find_element(By.ID, "turn").text == snapshot.to_act.capitalize()
+        wait.until(lambda d: d.execute_script(CAMERA_JS)
+                   and not d.find_element(By.ID, "camera-note").is_displayed())
+        _shot(driver, tmp_path, "dashboard-teaching.png")
+        table.carry_on.set()
+        wait.until(lambda d: d.execute_script(CHECKERS_JS) != first and d.execute_script(LOG_JS) >= 4)
+        table.join(60)
+        assert table.failure is None, table.failure
+        assert table.exported is not None and not table.is_alive()
+        final = live.snapshot()
+        assert final.status.startswith("Match over")
+        wait.until(lambda d: d.find_element(By.ID, "status").text == final.status)
+        assert driver.execute_script(LOG_JS) == len(final.log)
+        newest = driver.find_element(By.CSS_SELECTOR, "#log li").text
+        assert newest.endswith(final.log[-1].text)  # newest first
+        assert driver.execute_script("return document.body.dataset.version") == str(final.version)
+        # The camera picture arrived through the cookie, as a picture of the board.
+        wait.until(lambda d: d.execute_script(CAMERA_JS))
+        _shot(driver, tmp_path, "dashboard.png")
+        # A failing part is shown at the top until it recovers.
+        live.fault("lights", "GPIO 17 is busy")
+        wait.until(lambda d: d.find_element(By.ID, "faults").is_displayed())
+        assert driver.find_element(By.ID, "fault-list").text == "lights: GPIO 17 is busy"
+        _shot(driver, tmp_path, "dashboard-fault.png")
+        live.fault("lights", None)
+        wait.until(lambda d: not d.find_element(By.ID, "faults").is_displayed())
+        driver.set_window_size(820, 1800)  # a tablet held upright
+        time.sleep(0.3)
+        _shot(driver, tmp_path, "dashboard-portrait.png")
+        driver.set_window_size(1280, 1000)
+
+        driver.get(f"{web.url}/matches")
+        link = driver.find_element(By.LINK_TEXT, "table-7.mat")
+        _shot(driver, tmp_path, "matches.png")
+        link.click()
+        target = driver.downloads / "table-7.mat"
+        wait.until(lambda d: target.exists() and not list(driver.downloads.glob("*.crdownload")))
+        assert target.read_bytes() == table.exported.read_bytes()
+        assert b"Game 1" in target.read_bytes()
+
+        driver.get(f"{web.url}/calibrate")
+        wait.until(lambda d: d.execute_script(
+            "const i = document.getElementById('picture'); return !i.hidden && i.naturalWidth > 0"))
+        wait.until(lambda d: d.find_element(By.ID, "calibrated").text.startswith("Calibrated for 960"))
+        driver.find_element(By.ID, "capture").click()
+        # The newest frame is the end of the match, not the starting position: refused, and said so.
+        wait.until(lambda d: d.find_element(By.ID, "message").text.startswith("not calibrated: "))
+        assert "bad" in driver.find_element(By.ID, "message").get_attribute("class")
+        _shot(driver, tmp_path, "calibrate.png")
