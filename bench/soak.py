@@ -202,7 +202,8 @@ def main() -> int:
     web_port = free_port()
     config = work / "config.toml"
     config.write_text(
-        f'[camera]\nsource = "folder:{frames}"\nsize = [{DEMO_SIZE[0]}, {DEMO_SIZE[1]}]\nfps = 10\nloop = true\n'
+        f'[camera]\nsource = "folder:{frames}"\nsize = [{DEMO_SIZE[0]}, {DEMO_SIZE[1]}]\n'
+        f'fps = 10\nloop = true\n'
         f'[calibration]\npath = "{calibration}"\n[game]\nmode = "teach"\n'
         f'[lights]\nbackend = "bridge"\n[bridge]\nport = "{port}"\n'
         f'[hardware.buttons]\nend-turn = 5\ntake-back = 6\nmode = 16\n[hardware.buzzer]\npin = 13\n'
@@ -230,7 +231,8 @@ def main() -> int:
         next_sample = 0.0
         while (now := time.monotonic()) - began < length:
             if service.poll() is not None:
-                raise SystemExit(f"the service died with status {service.returncode}; see {work / 'service.log'}")
+                raise SystemExit(f"the service died with status {service.returncode}; "
+                                 f"see {work / 'service.log'}")
             if now >= next_sample:
                 samples.append((now - began, rss_mb(service.pid)))
                 next_sample = now + 10
@@ -248,11 +250,11 @@ def main() -> int:
                 board.close()
                 seen = wait_for(lambda: "bridge" in dashboard.faults(), 30)
                 time.sleep(10)
-                board = SimulatedBoard(boot_id=0x0BAD)
+                board = replugged = SimulatedBoard(boot_id=0x0BAD)
                 port.unlink()
                 port.symlink_to(board.path)
                 cleared = wait_for(lambda: "bridge" not in dashboard.faults(), 30)
-                shown = wait_for(lambda: board.board.applied > 0, 30)
+                shown = wait_for(lambda b=replugged: b.board.applied > 0, 30)
                 checks["bridge unplug reported, cleared, plans shown again"] = seen and cleared and shown
                 report["bridge_unplug"] = {"at_s": round(now - began), "reported": seen, "cleared": cleared,
                                            "states_applied_after": board.board.applied}

@@ -3,7 +3,8 @@
 The camera is a folder of rendered frames played as a camera; the faults are real ones: the
 folder taken away and put back, a GPIO pin another device holds (gpiozero's MockFactory),
 the firmware's own code on a pty that is closed and opened again, and SIGTERM to the process.
-Verdicts are checked against the game's truth, the journal against what was decided.
+Verdicts are checked against the game's truth, the journal against what was decided, and the
+dashboard the service serves against the journal.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -72,10 +74,11 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> Game:
     return Game(script, frames, calibration, folder / "calibration.json")
 
 
-def _config(game: Game, state: Path, frames: Path | None = None, extra: str = "") -> Config:
+def _config(game: Game, state: Path, frames: Path | None = None, extra: str = "",
+            calibration: Path | None = None) -> Config:
     return parse_config(
         f'[camera]\nsource = "folder:{frames or game.frames}"\nsize = [{SIZE[0]}, {SIZE[1]}]\nfps = {FPS}\n'
-        f'[calibration]\npath = "{game.calibration_path}"\n'
+        f'[calibration]\npath = "{calibration or game.calibration_path}"\n'
         f'[storage]\njournal-dir = "{state}"\nexport-dir = "{state / "exports"}"\n' + extra)
 
 
@@ -86,11 +89,13 @@ def _clock() -> Callable[[], float]:
 
 
 def _service(game: Game, state: Path, frames: Path | None = None, extra: str = "",
-             camera: object | None = None) -> Service:
-    config = _config(game, state, frames, extra)
+             camera: object | None = None, calibration: Path | None = None) -> Service:
+    """The service as `pipgammon run` makes it; ``calibration``: a file that is not there yet."""
+    config = _config(game, state, frames, extra, calibration)
     folder = frames or game.frames
     camera = camera or FolderCamera(folder, FPS, clock=lambda: 0.0, sleep=lambda s: None)
-    service = Service(config, camera, calibration=game.calibration, clock=_clock())  # type: ignore[arg-type]
+    service = Service(config, camera, calibration=None if calibration else game.calibration,  # type: ignore[arg-type]
+                      clock=_clock())
     service.exit_at_end = True
     add_parts(service, config)
     return service
@@ -319,13 +324,17 @@ def test_pipgammon_run_tells_systemd_and_stops_cleanly_on_sigterm(
     sock, address = notify_socket
     state = tmp_path / "state"
     config = tmp_path / "config.toml"
+    with socket.socket() as probe:  # a free port for the dashboard
+        probe.bind(("127.0.0.1", 0))
+        web_port = probe.getsockname()[1]
     config.write_text(f'[camera]\nsource = "folder:{game.frames}"\nsize = [{SIZE[0]}, {SIZE[1]}]\n'
                       f'fps = {FPS}\n[calibration]\npath = "{game.calibration_path}"\n'
+                      f'[web]\nport = {web_port}\n'
                       f'[storage]\njournal-dir = "{state}"\nexport-dir = "{state / "exports"}"\n')
     env = {**os.environ, "NOTIFY_SOCKET": str(address), "WATCHDOG_USEC": "2000000",
            "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     env.pop("WATCHDOG_PID", None)
-    command = [sys.executable, "-m", "pipgammon", "run", "--config", str(config), "--no-web"]
+    command = [sys.executable, "-m", "pipgammon", "run", "--config", str(config)]
     process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     messages: list[tuple[float, str]] = []
     began = time.monotonic()
@@ -336,6 +345,9 @@ def test_pipgammon_run_tells_systemd_and_stops_cleanly_on_sigterm(
             if sum(m.count("WATCHDOG=1") for _, m in messages) >= 6 and \
                     any(e.type == "accepted" for e in _events(state)):
                 break
+        # The dashboard the service serves shows the match it journals.
+        with urllib.request.urlopen(f"http://127.0.0.1:{web_port}/api/state", timeout=10) as reply:
+            page = json.load(reply)
         process.send_signal(signal.SIGTERM)
         out, err = process.communicate(timeout=30)
         while True:
@@ -359,6 +371,8 @@ def test_pipgammon_run_tells_systemd_and_stops_cleanly_on_sigterm(
     assert judged == _judged(game.truth)[:len(judged)]  # every line decided, each one right
     assert (state / "exports" / (path.stem + ".mat")).exists()
     assert "stopped after" in out and "events journaled" in out
+    assert page["journal"] == path.name and page["log"] and "<svg" in page["svg"]
+    assert f"dashboard: http://127.0.0.1:{web_port}" in out
 
 
 def test_a_live_state_is_kept_for_a_page_that_connects_late() -> None:
@@ -370,3 +384,34 @@ def test_a_live_state_is_kept_for_a_page_that_connects_late() -> None:
     assert live.wait(0, timeout=0.01).version == 1
     started = time.monotonic()
     assert live.wait(1, timeout=0.2).version == 1 and time.monotonic() - started >= 0.2
+
+
+def test_a_service_with_no_calibration_is_calibrated_from_the_set_up_board(game: Game,
+                                                                            tmp_path: Path) -> None:
+    # The players set the board up and wait (the first still, held for a few seconds) while
+    # someone presses "capture" on the dashboard's calibration page.
+    frames = tmp_path / "frames"
+    shutil.copytree(game.frames, frames)
+    for copy in range(4):
+        shutil.copy(frames / "00001.jpg", frames / f"00000-{copy}.jpg")
+    calibration = tmp_path / "state" / "calibration.json"
+    service = _service(game, tmp_path / "state", frames=frames, calibration=calibration)
+    answers: list[tuple[bool, str]] = []
+
+    class Capture(FolderCamera):
+        def read(self) -> Shot | None:
+            shot = super().read()
+            if service.stats.frames == 2 and not answers:  # a frame is there: the button is pressed
+                answers.append(service.calibrate_now())
+            return shot
+
+    service.camera = Capture(frames, FPS, clock=lambda: 0.0, sleep=lambda s: None)
+    faults: list[dict[str, str]] = []
+    service.on_event.append(lambda event, referee: faults.append(dict(service.live.snapshot().faults)))
+    service.run(threading.Event())
+    assert answers and answers[0][0], answers
+    assert calibration.exists() and str(calibration) in answers[0][1]
+    assert Calibration.from_json(calibration.read_text()).frame_size == game.calibration.frame_size
+    _, events = _journal(tmp_path / "state")
+    assert _judged(events) == _judged(game.truth)
+    assert "calibration" not in faults[0] and service.live.calibration is not None
