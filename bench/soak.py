@@ -54,8 +54,9 @@ from pipgammon.journal import load  # noqa: E402
 
 WATCHDOG_S = 30  # systemd/pipgammon.service's WatchdogSec=
 TARGET_RSS_MB = 300
-JUDGED = ("opening", "roll", "accepted", "illegal", "no-play", "void-roll", "reroll", "corrected",
-          "double", "take", "drop", "game-over", "match-over")
+# "corrected" is left out: the truth writes a correction to the legal play as the play accepted.
+JUDGED = ("opening", "roll", "accepted", "illegal", "no-play", "void-roll", "reroll", "double", "take",
+          "drop", "game-over", "match-over")
 
 
 def judged(events: list[Any]) -> list[tuple[Any, ...]]:
@@ -64,8 +65,11 @@ def judged(events: list[Any]) -> list[tuple[Any, ...]]:
     for e in events:
         d = e if isinstance(e, dict) else {"type": e.type, **e.details}
         if d["type"] in JUDGED:
-            out.append((d["type"], d.get("player"), tuple(sorted(d.get("dice", []))), d.get("move"),
-                        tuple(d.get("points", []) or ()), d.get("cube")))
+            points = d.get("points")  # an illegal play's points; a game's points won
+            # A cocked die shows no number that counts: a re-roll is judged by who must throw again.
+            dice = () if d["type"] == "reroll" else tuple(sorted(d.get("dice", [])))
+            out.append((d["type"], d.get("player"), dice, d.get("move"),
+                        tuple(points) if isinstance(points, list) else points, d.get("cube")))
     return out
 
 
@@ -261,6 +265,7 @@ def main() -> int:
                 unplug_done = True
             time.sleep(1)
         samples.append((time.monotonic() - began, rss_mb(service.pid)))
+        dashboard.close()  # before the server goes: a refused reconnect then is no fault
         service.send_signal(signal.SIGTERM)
         status = service.wait(timeout=60)
         checks["SIGTERM: exit status 0"] = status == 0
