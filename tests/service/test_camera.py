@@ -1,0 +1,135 @@
+"""The service's cameras: recordings played as a camera, and the clear line when a camera is not there."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from engine.buttons import Button
+from pipgammon.camera import CameraLost, FolderCamera, PiCamera, UsbCamera, VideoCamera, open_camera
+from pipgammon.config import parse_config
+
+
+def _stills(folder: Path, count: int, presses: dict[str, str] | None = None) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for number in range(count):
+        image = np.full((240, 320, 3), 20 * number, np.uint8)
+        cv2.imwrite(str(folder / f"{number:05d}.png"), image)
+    if presses:
+        (folder / "buttons.jsonl").write_text(
+            "".join(json.dumps({"frame": f, "button": b}) + "\n" for f, b in presses.items()))
+    return folder
+
+
+class Clock:
+    """Time that passes only when the camera sleeps (or the test says so)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.slept: list[float] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.now += seconds
+
+
+def test_a_still_is_a_second_held_still_with_its_presses_after_the_last_copy(tmp_path: Path) -> None:
+    clock = Clock()
+    camera = FolderCamera(_stills(tmp_path / "f", 2, {"00000.png": "end-turn"}), 4, clock=clock,
+                          sleep=clock.sleep)
+    camera.open()
+    shots = [camera.read() for _ in range(9)]
+    assert [s.name if s else None for s in shots] == ["00000.png"] * 4 + ["00001.png"] * 4 + [None]
+    assert [len(s.presses) for s in shots[:8] if s] == [0, 0, 0, 1, 0, 0, 0, 0]
+    assert shots[3] is not None and shots[3].presses[0].button is Button.END_TURN
+    assert int(shots[4].image[0, 0, 0]) == 20  # type: ignore[union-attr]
+    # Paced at 4 fps: a quarter of a second between frames, 2 s of recording in all.
+    assert clock.slept == [0.25] * 7 and clock.now == 1.75
+
+
+def test_a_slow_reader_is_not_made_to_wait_and_no_frame_is_dropped(tmp_path: Path) -> None:
+    clock = Clock()
+    camera = FolderCamera(_stills(tmp_path / "f", 2), 2, clock=clock, sleep=clock.sleep)
+    camera.open()
+    names = []
+    while (shot := camera.read()) is not None:
+        names.append(shot.name)
+        clock.now += 1.0  # vision took a second
+    assert names == ["00000.png", "00000.png", "00001.png", "00001.png"] and clock.slept == []
+
+
+def test_a_looped_recording_names_each_lap(tmp_path: Path) -> None:
+    camera = FolderCamera(_stills(tmp_path / "f", 2), 1, loop=True, clock=Clock(), sleep=lambda s: None)
+    camera.open()
+    assert [camera.read().name for _ in range(5)] == [  # type: ignore[union-attr]
+        "00000.png", "00001.png", "lap1/00000.png", "lap1/00001.png", "lap2/00000.png"]
+
+
+def test_a_folder_taken_away_is_a_lost_camera_that_carries_on_where_it_was(tmp_path: Path) -> None:
+    folder = _stills(tmp_path / "f", 3)
+    camera = FolderCamera(folder, 1, clock=Clock(), sleep=lambda s: None)
+    camera.open()
+    assert camera.read().name == "00000.png"  # type: ignore[union-attr]
+    folder.rename(tmp_path / "away")
+    with pytest.raises(CameraLost, match="the folder is gone"):
+        camera.read()
+    camera.close()
+    with pytest.raises(CameraLost, match="not a folder of frames"):
+        camera.open()
+    (tmp_path / "away").rename(folder)
+    camera.open()
+    assert camera.read().name == "00001.png"  # type: ignore[union-attr]
+    # Another recording put in its place is not carried on as if it were the same.
+    (folder / "00002.png").unlink()
+    with pytest.raises(CameraLost, match="came back with other stills"):
+        camera.open()
+
+
+def test_a_video_is_played_frame_by_frame_with_its_presses_and_can_be_cut(tmp_path: Path) -> None:
+    video = tmp_path / "game.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"MJPG"), 10, (160, 120))
+    for number in range(5):
+        writer.write(np.full((120, 160, 3), 40 * number, np.uint8))
+    writer.release()
+    (tmp_path / "game.buttons.jsonl").write_text('{"frame": 2, "button": "mode"}\n')
+    camera = VideoCamera(video, 10, clock=Clock(), sleep=lambda s: None)
+    camera.open()
+    shots = [camera.read() for _ in range(3)]
+    assert [s.name for s in shots if s] == ["0", "1", "2"]
+    assert shots[2] is not None and shots[2].presses[0].button is Button.MODE
+    camera.close()
+    video.rename(tmp_path / "away.avi")
+    with pytest.raises(CameraLost, match="no such video"):
+        camera.open()
+    (tmp_path / "away.avi").rename(video)
+    camera.open()  # back where it was
+    assert [s.name for s in (camera.read(), camera.read()) if s] == ["3", "4"]
+    assert camera.read() is None
+
+
+def test_a_camera_that_is_not_there_says_so_in_one_line() -> None:
+    with pytest.raises(CameraLost, match=r"/dev/video63: no camera there"):
+        UsbCamera(63, (640, 480), 10).open()
+    try:
+        import picamera2  # type: ignore[import-not-found]  # noqa: F401
+    except ImportError:
+        with pytest.raises(CameraLost, match=r"picamera2 is not installed .*usb:0"):
+            PiCamera((2028, 1520), 10).open()
+    with pytest.raises(CameraLost, match="not open"):
+        UsbCamera(63, (640, 480), 10).read()
+
+
+def test_the_config_names_the_camera(tmp_path: Path) -> None:
+    folder = parse_config(f'[camera]\nsource = "folder:{tmp_path}"').camera
+    assert isinstance(open_camera(folder), FolderCamera)
+    assert isinstance(open_camera(parse_config(f'[camera]\nsource = "video:{tmp_path}/v.avi"').camera),
+                      VideoCamera)
+    assert isinstance(open_camera(parse_config('[camera]\nsource = "usb:0"').camera), UsbCamera)
+    assert isinstance(open_camera(parse_config("").camera), PiCamera)
