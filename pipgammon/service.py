@@ -274,9 +274,10 @@ class Service:
         for event in events:
             self._journal.append(event)  # fsynced before any lamp shows it
             self.stats.events += 1
+        self.live.referee(referee, events, scene)
+        for event in events:  # listeners (tests, the bench) see the page's state with the event
             for listener in self.on_event:
                 listener(event, referee)
-        self.live.referee(referee, events, scene)
         if events:
             self._show()
             self._sound(events)
@@ -331,11 +332,11 @@ class Service:
         with self._latest_lock:
             shot = self._latest
         if shot is None:
-            return False, "no camera frame yet: is the camera connected?"
+            return False, "not calibrated: no camera frame yet (is the camera connected?)"
         try:
             calibration = calibrate(shot.image, find_corners(shot.image))
         except (OutlineError, CalibrationError) as err:
-            return False, f"frame {shot.name}: {err}"
+            return False, f"not calibrated: frame {shot.name}: {err}"
         path = self.config.calibration.path
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -343,7 +344,7 @@ class Service:
             partial.write_text(calibration.to_json() + "\n")
             partial.replace(path)  # a crash mid-write must not leave half a calibration
         except OSError as err:
-            return False, f"{path}: cannot save the calibration ({err.strerror})"
+            return False, f"not calibrated: {path}: cannot save the calibration ({err.strerror})"
         self._pending_calibration = calibration
         return True, f"calibrated from frame {shot.name}; saved {path}"
 

@@ -1,4 +1,4 @@
-"""The dashboard in a real headless Chromium while a rendered game is replayed through vision and the referee.
+"""The dashboard in a real headless Chromium while the service referees a rendered game played as a camera.
 
 The page is opened with the token in its address, as a player on the network would, so the
 event stream and the pictures run on the cookie it sets.  The board must change and the
@@ -17,23 +17,21 @@ from typing import Any
 
 import pytest
 
-from engine.referee import Mode, RefereeConfig
-from pipgammon.frames import stills
+from pipgammon.camera import FolderCamera
+from pipgammon.config import parse_config
 from pipgammon.live import Live
-from pipgammon.replay import Replay, export
+from pipgammon.service import Service
 from pipgammon.web.app import create_app
 from pipgammon.web.server import WebServer
-from vision.images import load
-from vision.observation import observe
 
-from .conftest import Rendered, calibrate_from
+from .conftest import Rendered
 
 CHROMIUM = Path("/usr/bin/chromium")
 DRIVER = Path("/usr/bin/chromedriver")
 SHOTS = Path("/tmp/web-shots")
 TOKEN = "table-7-token"
-#: A pause after each frame, so the page sees the game unfold rather than only its end.
-FRAME_PAUSE_S = 0.03
+#: Copies of each still the camera gives: the stabiliser's three agreeing frames after one that moved.
+FPS = 4
 
 pytestmark = pytest.mark.skipif(not (CHROMIUM.exists() and DRIVER.exists()),
                                 reason="needs Debian's chromium and chromium-driver (/usr/bin/chromium, "
@@ -41,53 +39,34 @@ pytestmark = pytest.mark.skipif(not (CHROMIUM.exists() and DRIVER.exists()),
 
 
 class Table(threading.Thread):
-    """The service's part, for the test: frames read by vision, judged by the referee, published to Live."""
+    """The service, as `pipgammon run` runs it, on the rendered match played as a camera."""
 
-    def __init__(self, live: Live, rendered: Rendered, folder: Path, exports: Path) -> None:
+    def __init__(self, live: Live, rendered: Rendered, state: Path, exports: Path) -> None:
         super().__init__(name="table", daemon=True)
-        self.live, self.rendered, self.folder, self.exports = live, rendered, folder, exports
+        config = parse_config(f'[camera]\nsource = "folder:{rendered.frames}"\nfps = {FPS}\n'
+                              f'[calibration]\npath = "{state / "calibration.json"}"\n'
+                              f'[game]\nmode = "teach"\n'
+                              f'[storage]\njournal-dir = "{state}"\nexport-dir = "{exports}"\n')
+        camera = FolderCamera(rendered.frames, FPS, clock=lambda: 0.0, sleep=lambda s: None)
+        self.service = Service(config, camera, live=live, calibration=rendered.calibration)
+        self.service.exit_at_end = True
+        self.service.on_event.append(self._hold)
         self.go = threading.Event()
         # The table holds still once at the first roll with legal plays, for the teaching screenshot.
         self.teaching, self.carry_on = threading.Event(), threading.Event()
-        self.exported: Path | None = None
         self.failure: BaseException | None = None
 
     def run(self) -> None:
         try:
             self.go.wait(60)
-            self._play()
+            self.service.run(threading.Event())
         except BaseException as err:  # the test reports it
             self.failure = err
 
-    def _play(self) -> None:
-        live, calibration = self.live, self.rendered.calibration
-        live.calibrated(calibration)
-        live.new_match("events.jsonl")
-        replays: list[Replay] = []
-
-        def publish(event: Any, referee: Any) -> None:
-            live.referee(referee, [event], replays[0].last_scene if replays else None)
-
-        with Replay(calibration, RefereeConfig(mode=Mode.TEACH), self.folder / "events.jsonl",
-                    on_event=publish) as replay:
-            replays.append(replay)
-            last = None
-            for frame in stills(self.rendered.frames):
-                assert frame.path is not None
-                image = load(frame.path)
-                seen = observe(image, calibration)
-                live.camera(image, seen, frame.name)
-                if seen.status in ("ok", "cocked"):
-                    scene = seen.scene()
-                    if scene != last:  # as `Replay.run_stills`: a still is a moment held still
-                        replay.scene(scene, frame.name)
-                        if live.snapshot().legal and not self.teaching.is_set():
-                            self.teaching.set()
-                            self.carry_on.wait(20)
-                    last = scene
-                replay.press(frame)
-                time.sleep(FRAME_PAUSE_S)
-            self.exported = export(replay.events, self.exports / "table-7.mat", "standard")
+    def _hold(self, event: Any, referee: Any) -> None:
+        if referee.legal_plays and not self.teaching.is_set():
+            self.teaching.set()
+            self.carry_on.wait(20)
 
 
 @pytest.fixture
@@ -134,8 +113,8 @@ def test_the_dashboard_follows_a_replayed_game(driver: Any, rendered: Rendered, 
     exports = tmp_path / "exports"
     exports.mkdir()
     live = Live()
-    table = Table(live, rendered, tmp_path, exports)
-    app = create_app(live, exports=exports, token=TOKEN, calibrate=lambda: calibrate_from(live))
+    table = Table(live, rendered, tmp_path / "state", exports)
+    app = create_app(live, exports=exports, token=TOKEN, calibrate=table.service.calibrate_now)
     with WebServer(app, "127.0.0.1", 0) as web:
         table.start()
         driver.get(f"{web.url}/?token={TOKEN}")
@@ -161,7 +140,8 @@ def test_the_dashboard_follows_a_replayed_game(driver: Any, rendered: Rendered, 
         wait.until(lambda d: d.execute_script(CHECKERS_JS) != first and d.execute_script(LOG_JS) >= 4)
         table.join(60)
         assert table.failure is None, table.failure
-        assert table.exported is not None and not table.is_alive()
+        assert not table.is_alive()
+        (exported,) = table.service.stats.exported  # the match, exported when it was over
         final = live.snapshot()
         assert final.status.startswith("Match over")
         wait.until(lambda d: d.find_element(By.ID, "status").text == final.status)
@@ -185,12 +165,12 @@ def test_the_dashboard_follows_a_replayed_game(driver: Any, rendered: Rendered, 
         driver.set_window_size(1280, 1000)
 
         driver.get(f"{web.url}/matches")
-        link = driver.find_element(By.LINK_TEXT, "table-7.mat")
+        link = driver.find_element(By.LINK_TEXT, exported.name)
         _shot(driver, tmp_path, "matches.png")
         link.click()
-        target = driver.downloads / "table-7.mat"
+        target = driver.downloads / exported.name
         wait.until(lambda d: target.exists() and not list(driver.downloads.glob("*.crdownload")))
-        assert target.read_bytes() == table.exported.read_bytes()
+        assert target.read_bytes() == exported.read_bytes()
         assert b"Game 1" in target.read_bytes()
 
         driver.get(f"{web.url}/calibrate")
