@@ -133,6 +133,32 @@ def _same_match(event: Event, config: RefereeConfig) -> bool:
             and bool(d.get("jacoby", False)) == config.jacoby)
 
 
+def capture_calibration(live: Live, path: Path) -> tuple[Any | None, str]:
+    """Learn a calibration from the newest frame ``live`` shows, which must be the starting
+    position, save it at ``path`` and publish it; the calibration (None if refused) and a line
+    for the page."""
+    from vision.calibration import CalibrationError, calibrate
+    from vision.outline import OutlineError, find_corners
+
+    _, view = live.camera_view()
+    if view is None:
+        return None, "not calibrated: no camera frame yet (is the camera connected?)"
+    try:
+        calibration = calibrate(view.image, find_corners(view.image))
+    except (OutlineError, CalibrationError) as err:
+        return None, f"not calibrated: frame {view.frame}: {err}"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(path.name + ".new")
+        partial.write_text(calibration.to_json() + "\n")
+        partial.replace(path)  # a crash mid-write must not leave half a calibration
+    except OSError as err:
+        return None, f"not calibrated: {path}: cannot save the calibration ({err.strerror})"
+    live.calibrated(calibration)
+    width, height = calibration.frame_size
+    return calibration, f"calibrated on frame {view.frame} ({width}x{height}); saved {path}"
+
+
 def _is_set_up(scene: Scene) -> bool:
     """The board at the starting position, no dice thrown: a match can begin."""
     return not scene.dice and not any(scene.bar) and tuple(scene.points) == _START
@@ -169,8 +195,6 @@ class Service:
         self._camera_retry = 0.0
         self._index = 0
         self._ended = False  # a recording has given its last frame
-        self._latest: Shot | None = None
-        self._latest_lock = threading.Lock()
         self._said = ("", "")
         self._said_at = -STATUS_S
         self._pinged_at = -1e9
@@ -325,28 +349,11 @@ class Service:
     # -- calibration (called from the web's thread) ----------------------------------
 
     def calibrate_now(self) -> tuple[bool, str]:
-        """Learn a calibration from the newest frame, which must show the starting position."""
-        from vision.calibration import CalibrationError, calibrate
-        from vision.outline import OutlineError, find_corners
-
-        with self._latest_lock:
-            shot = self._latest
-        if shot is None:
-            return False, "not calibrated: no camera frame yet (is the camera connected?)"
-        try:
-            calibration = calibrate(shot.image, find_corners(shot.image))
-        except (OutlineError, CalibrationError) as err:
-            return False, f"not calibrated: frame {shot.name}: {err}"
-        path = self.config.calibration.path
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            partial = path.with_name(path.name + ".new")
-            partial.write_text(calibration.to_json() + "\n")
-            partial.replace(path)  # a crash mid-write must not leave half a calibration
-        except OSError as err:
-            return False, f"not calibrated: {path}: cannot save the calibration ({err.strerror})"
-        self._pending_calibration = calibration
-        return True, f"calibrated from frame {shot.name}; saved {path}"
+        """The dashboard's capture button: calibrate on the newest frame; the loop takes it next."""
+        calibration, message = capture_calibration(self.live, self.config.calibration.path)
+        if calibration is not None:
+            self._pending_calibration = calibration
+        return calibration is not None, message
 
     def _use_calibration(self) -> None:
         calibration, self._pending_calibration = self._pending_calibration, None
@@ -437,8 +444,6 @@ class Service:
 
     def _frame(self, shot: Shot) -> None:
         self.stats.frames += 1
-        with self._latest_lock:
-            self._latest = shot
         if self._observer is None:
             self.live.camera(shot.image, None, shot.name)
             return

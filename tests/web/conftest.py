@@ -33,18 +33,9 @@ def rendered(tmp_path_factory: pytest.TempPathFactory) -> Rendered:
     return Rendered(script, frames, calibration, GameRenderer(SEED, SIZE).start())
 
 
-def calibrate_from(live: Live) -> tuple[bool, str]:
-    """What the service does on the page's button: calibrate on the newest frame and publish it."""
-    from vision.calibration import CalibrationError, calibrate
-    from vision.outline import OutlineError, find_corners
+def calibrate_from(live: Live, path: Path) -> tuple[bool, str]:
+    """What the service's capture button runs (`pipgammon.service.capture_calibration`)."""
+    from pipgammon.service import capture_calibration
 
-    _, view = live.camera_view()
-    if view is None:
-        return False, "no camera frame yet"
-    try:
-        calibration = calibrate(view.image, find_corners(view.image))
-    except (CalibrationError, OutlineError) as err:
-        return False, f"not calibrated: {err}"
-    live.calibrated(calibration)
-    width, height = calibration.frame_size
-    return True, f"calibrated on frame {view.frame} ({width}x{height})"
+    calibration, message = capture_calibration(live, path)
+    return calibration is not None, message

@@ -295,22 +295,25 @@ def test_calibrate_is_501_when_the_service_cannot(exports: Path) -> None:
     assert 'id="capture"' not in web.get("/calibrate").text
 
 
-def test_calibrate_captures_the_starting_position(rendered: Rendered, exports: Path) -> None:
+def test_calibrate_captures_the_starting_position(rendered: Rendered, exports: Path, tmp_path: Path) -> None:
     live = Live()
-    web = client(live, exports, calibrate=lambda: calibrate_from(live))
+    saved = tmp_path / "state" / "calibration.json"
+    web = client(live, exports, calibrate=lambda: calibrate_from(live, saved))
     page = web.get("/calibrate").text
     assert "Capture the starting position" in page
     assert web.get("/api/calibration").json() == {"calibrated": False}
-    assert web.post("/api/calibrate").json() == {"ok": False, "message": "no camera frame yet"}
+    assert web.post("/api/calibrate").json() == {
+        "ok": False, "message": "not calibrated: no camera frame yet (is the camera connected?)"}
     # A frame in the middle of the game is not the starting position: refused, with vision's reason.
     middle = cv2.imread(str(sorted(rendered.frames.glob("*.jpg"))[60]))
     live.camera(middle, None, "00061.jpg")
     refused = web.post("/api/calibrate").json()
     assert refused["ok"] is False and refused["message"].startswith("not calibrated: ")
-    assert live.calibration is None
+    assert live.calibration is None and not saved.exists()
     live.camera(rendered.start, None, "start")
     done = web.post("/api/calibrate").json()
-    assert done == {"ok": True, "message": "calibrated on frame start (960x720)"}
+    assert done == {"ok": True, "message": f"calibrated on frame start (960x720); saved {saved}"}
+    assert saved.exists()
     state = web.get("/api/calibration").json()
     assert state["calibrated"] is True and state["frame_size"] == [960, 720] and len(state["corners"]) == 4
     np.testing.assert_allclose(state["corners"], rendered.calibration.corners, atol=3)
