@@ -105,8 +105,8 @@ def cmd_run(args: argparse.Namespace, out: IO[str]) -> int:
     service.exit_at_end = args.until_end
     add_parts(service, config)
     stop = threading.Event()
-    for number in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(number, lambda *_: stop.set())
+    previous = {number: signal.signal(number, lambda *_: stop.set())
+                for number in (signal.SIGTERM, signal.SIGINT)}
     server = None if args.no_web else _start_web(service, config, out)
     began = time.monotonic()
     print(f"refereeing {config.game.variant}, match to {config.game.match_to}, from {config.camera.source}; "
@@ -118,6 +118,8 @@ def cmd_run(args: argparse.Namespace, out: IO[str]) -> int:
     finally:
         if server is not None:
             server.stop()
+        for number, handler in previous.items():  # `main` may be called again in this process
+            signal.signal(number, handler)
     resumed = f"resumed {stats.resumed}; " if stats.resumed else ""
     print(f"stopped after {time.monotonic() - began:.0f} s: {resumed}{stats.frames} frames, {stats.stable} "
           f"scenes judged, {stats.events} events journaled, {stats.matches} matches started, camera lost "

@@ -415,3 +415,21 @@ def test_a_service_with_no_calibration_is_calibrated_from_the_set_up_board(game:
     _, events = _journal(tmp_path / "state")
     assert _judged(events) == _judged(game.truth)
     assert "calibration" not in faults[0] and service.live.calibration is not None
+
+
+def test_pipgammon_run_says_what_is_wrong_in_one_line(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    from pipgammon.cli import main
+
+    assert main(["run", "--config", str(tmp_path / "nowhere.toml")]) == 2
+    assert capsys.readouterr().err.startswith(f"pipgammon: {tmp_path / 'nowhere.toml'}: ")
+    broken = tmp_path / "calibration.json"
+    broken.write_text("{ not json")
+    config = tmp_path / "config.toml"
+    config.write_text(f'[calibration]\npath = "{broken}"\n[storage]\njournal-dir = "{tmp_path}"\n')
+    assert main(["run", "--config", str(config), "--no-web"]) == 1  # not the input's fault: restart
+    err = capsys.readouterr().err
+    assert err.startswith(f"pipgammon: {broken}: ") and "calibrate again" in err and err.count("\n") == 1
+    config.write_text('[storage]\njournal-dir = "/proc/pipgammon"\n[camera]\nsource = "usb:63"\n')
+    assert main(["run", "--config", str(config), "--no-web", "--until-end"]) == 1
+    assert "/proc/pipgammon: cannot make the journal folder" in capsys.readouterr().err
