@@ -323,8 +323,10 @@ class Referee:
         kind = event.type
         match = self._match
         game = match.game
-        if kind not in ("roll", "rethrow", "void-roll", "reroll", "mode"):
-            self._before_roll = None  # only a roll nothing was decided on can be thrown again
+        if kind not in ("roll", "rethrow", "void-roll", "reroll", "mode", "illegal", "corrected"):
+            # Only a roll nothing was accepted on can be taken back: thrown again before a checker
+            # moved, or found misread when the players carry on past an illegal verdict.
+            self._before_roll = None
         if kind == "match":
             variant = find_variant(str(d["variant"]))
             opening = _rule(OpeningChoice(d["opening"]))
@@ -548,7 +550,7 @@ class Referee:
                 return self._read_roll(player, fresh, frame, out)
             if ask is Ask.OPPONENT_ROLL:
                 return self._read_roll(player.opponent, fresh, frame, out, kind="announce")
-            if self._carried_on(fresh, frame, out) or self._rethrown(fresh, scene, frame, out):
+            if self._carried_on(fresh, scene, frame, out) or self._rethrown(fresh, scene, frame, out):
                 return True
             self._void_other(player, fresh, frame, out)
             return self._moving(scene, frame, out)
@@ -676,26 +678,37 @@ class Referee:
         opponent = [d for d in fresh if d[0] == player.opponent.label and not d[2]]
         if len(opponent) != 2 or _scene_visible(scene) == _visible(game.position):
             return False
-        fits: list[tuple[int, tuple[int, int], Play]] = []
+        return self._infer_roll(self._match, player, scene, frame, out, by="inferred")
+
+    def _infer_roll(self, before: Match, player: Player, scene: Scene, frame: str, out: list[Event], *,
+                    by: str, read: tuple[int, int] | None = None) -> bool:
+        """Work out ``player``'s roll from the board: the rolls from ``before`` (``player`` on
+        roll) of which some legal play gives exactly ``scene``.  The one sharing most dice with
+        the roll ``read`` (if any), then hiding fewest checkers, is recorded (``roll`` with
+        ``source: inferred``, the others in ``ambiguous``) and its play accepted ``by``."""
+        fits: list[tuple[int, int, tuple[int, int], Play]] = []
         for first in range(1, 7):
             for second in range(first, 7):
-                after = self._match.roll_dice(player, Roll(second, first)).game
+                after = before.roll_dice(player, Roll(second, first)).game
                 if after.asks is not Ask.PLAY or after.progress is None or len(after.progress.stages) != 1 \
                         or after.progress.roll_again or after.progress.then_doublet:
                     continue
+                shared = -len(list((Counter(read or ()) & Counter((second, first))).elements()))
                 for play in after.legal_plays():
                     fits_board, hidden = _fit(scene, play.result)
                     if fits_board and play.steps:
-                        fits.append((hidden, (second, first), play))
+                        fits.append((shared, hidden, (second, first), play))
         if not fits:
             return False
-        fits.sort(key=lambda f: (f[0], f[1], f[2].notation))
-        _, roll, _ = fits[0]
-        others = sorted({f"{a}-{b}" for _, (a, b), _ in fits} - {f"{roll[0]}-{roll[1]}"})
+        fits.sort(key=lambda f: (f[0], f[1], f[2], f[3].notation))
+        roll = fits[0][2]
+        others = sorted({f"{a}-{b}" for _, _, (a, b), _ in fits} - {f"{roll[0]}-{roll[1]}"})
+        if read is not None:
+            self._emit(out, "rethrow", frame, player=player.label, dice=list(read))
         self._emit(out, "roll", frame, player=player.label, dice=list(roll), source="inferred",
-                   **({"ambiguous": others} if others else {}))
+                   **({"ambiguous": others} if others else {}), **({"read": list(read)} if read else {}))
         line = next(line for line in self._lines() if _fit(scene, line.result)[0])
-        self._accept(line, frame, out, "inferred", [])
+        self._accept(line, frame, out, by, [])
         return True
 
     def _rethrown(self, fresh: list[tuple[str, int, bool]], scene: Scene, frame: str,
@@ -705,8 +718,8 @@ class Referee:
         it looked still).  The roll is taken back (``rethrow``, with the dice read before) and
         the new dice are read as the roll.  After a checker has moved, new dice stay void."""
         game = self._match.game
-        if game.progress is None or game.progress.rolls != 1 or self._illegal is not None:
-            return False
+        if game.progress is None or game.progress.rolls != 1 or self._illegal is not None or self._replay:
+            return False  # (after a play was flagged, new dice of the mover's are void, not a rethrow)
         player = game.progress.player
         mine = [d for d in fresh if d[0] == player.label and not d[2]]
         if len(mine) != 2 or _scene_visible(scene) != _visible(game.position) or self._before_roll is None:
@@ -717,19 +730,32 @@ class Referee:
         self._emit(out, "rethrow", frame, player=player.label, dice=self._dice())
         return True
 
-    def _carried_on(self, fresh: list[tuple[str, int, bool]], frame: str, out: list[Event]) -> bool:
-        """An illegal play was flagged, and instead of correcting the board the opponent throws
-        their two dice: the players have carried on (or the camera misread the board and they
-        saw nothing wrong).  A referee that waited for a correction now would stop refereeing
-        for the rest of the game, so the turn is recorded as the nearest legal result, marked
-        ``by: carried-on`` (the ``illegal`` event stays in the journal before it), and the
-        opponent's dice are read as their roll."""
+    def _carried_on(self, fresh: list[tuple[str, int, bool]], scene: Scene, frame: str,
+                    out: list[Event]) -> bool:
+        """An illegal play was flagged (or corrected back to the start and played again, and
+        still not a legal result), and instead of correcting the board the opponent throws
+        their two dice: the players have carried on.  A referee that waited for a correction
+        now would stop refereeing for the rest of the game.  The players see the dice; the
+        camera may have misread one (a 2 taken for a 1 at a glance).  So when the board is
+        exactly a legal result of another roll, that roll is recorded (the roll read taken back
+        with ``rethrow``, the other ``source: inferred`` with the dice ``read``), and the board
+        stays the players' board.  Otherwise the turn is recorded as the nearest legal result
+        of the roll read.  Either play is marked ``by: carried-on``; the ``illegal`` event
+        stays in the journal before it, and the opponent's dice are read as their roll."""
         game = self._match.game
-        if self._illegal is None or game.progress is None or game.asks is not Ask.PLAY:
+        if (self._illegal is None and not self._replay) or game.progress is None or game.asks is not Ask.PLAY:
             return False
-        opponent = game.progress.player.opponent.label
-        if len([d for d in fresh if d[0] == opponent and not d[2]]) != 2:
+        player = game.progress.player
+        if len([d for d in fresh if d[0] == player.opponent.label and not d[2]]) != 2:
             return False
+        before = self._before_roll
+        if before is not None and game.progress.rolls == 1 and before.game.position == game.position \
+                and _scene_visible(scene) != _visible(game.position):
+            read = tuple(sorted(self._dice(), reverse=True))
+            if self._infer_roll(before, player, scene, frame, out, by="carried-on", read=(read[0], read[1])):
+                return True
+        if self._illegal is None:
+            return False  # played again, and nothing fits: the opponent's dice are out of turn
         nearest = [line for line in self._lines() if line.moves == self._illegal.details.get("nearest")]
         if not nearest:
             return False

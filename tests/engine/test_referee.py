@@ -418,6 +418,59 @@ def test_when_the_players_carry_on_past_an_illegal_play_the_nearest_legal_result
     assert [e.type for e in referee.see(Scene(wrong.points, dice=cocked))] == ["void-roll"]
 
 
+def _misread_turn() -> tuple[Referee, Position, Position]:
+    """White's opening 3-1 played; Black throws 4-2, which the camera reads as 4-1."""
+    referee, dice = _opened()
+    after = _result("8/5 6/5")
+    referee.see(Scene(after.points, dice=dice))
+    referee.see(Scene.of(after))  # dice picked up: accepted
+    referee.see(Scene.of(after, dice=(("black", 4, False), ("black", 1, False))))  # misread: a 2 as a 1
+    played = legal_plays(after, Player.BLACK, Roll(4, 2)).parse("13/11 13/9").result  # Black's real 4-2
+    return referee, after, played
+
+
+def test_a_misread_die_is_found_when_the_players_carry_on_and_the_board_fits_another_roll() -> None:
+    referee, _, played = _misread_turn()
+    referee.see(Scene.of(played, dice=(("black", 4, False), ("black", 1, False))))
+    flagged = referee.see(Scene.of(played))  # dice picked up: illegal for 4-1
+    assert [e.type for e in flagged] == ["illegal"]
+    # White throws: the table saw nothing wrong.  The board is exactly Black's 4-2, so the 4-1
+    # was a misread die: the roll is taken back and 4-2 recorded, and the board stays the board.
+    events = referee.see(Scene.of(played, dice=(("white", 6, False), ("white", 5, False))))
+    assert [(e.type, e.details.get("source"), e.details.get("by")) for e in events] == [
+        ("rethrow", None, None), ("roll", "inferred", None), ("accepted", None, "carried-on"),
+        ("roll", None, None)]
+    assert events[1]["dice"] == [4, 2] and events[1]["read"] == [4, 1]
+    assert events[2]["move"] == "13/11 13/9" and events[2]["dice"] == [4, 2]
+    assert referee.match.game.position == played
+    assert referee.match.game.turn is Player.WHITE and referee.match.game.phase is Phase.MOVING
+    # The journal replays to the same state (event sourcing), and the record has the real roll.
+    resumed = Referee.resume(referee.config, referee.events)
+    assert resumed.match == referee.match
+    from engine.records import to_mat
+
+    assert "42: 13/9 13/11" in to_mat(referee.events)  # the order the .mat writes moves in
+
+
+def test_a_play_corrected_to_the_start_and_played_again_is_judged_when_the_players_carry_on() -> None:
+    referee, after, played = _misread_turn()
+    wrong = _moved(played, {6: +1, 5: -1})  # a third checker moved (6/5): no roll plays 2, 4 and 1
+    referee.see(Scene(wrong.points, dice=(("black", 4, False), ("black", 1, False))))
+    assert [e.type for e in referee.see(Scene(wrong.points))] == ["illegal"]
+    assert [(e.type, e.details.get("to")) for e in referee.see(Scene.of(after))] == [("corrected", "start")]
+    referee.see(Scene.of(played))  # played again: still not a 4-1, and no dice left to end the turn
+    events = referee.see(Scene.of(played, dice=(("white", 6, False), ("white", 5, False))))
+    assert [e.type for e in events] == ["rethrow", "roll", "accepted", "roll"]
+    assert events[2]["move"] == "13/11 13/9" and events[2]["by"] == "carried-on"
+    # The mover's own dice thrown again after a correction are no rethrow: they are void.
+    referee, after, played = _misread_turn()
+    referee.see(Scene(wrong.points, dice=(("black", 4, False), ("black", 1, False))))
+    referee.see(Scene(wrong.points))
+    referee.see(Scene.of(after))
+    assert [e.type for e in referee.see(Scene.of(after, dice=(("black", 6, False), ("black", 6, False))))] \
+        == ["void-roll"]
+
+
 def test_a_roll_the_camera_missed_is_worked_out_from_the_board_when_the_opponent_throws() -> None:
     referee, _ = _opened()
     white = _result("8/5 6/5")
