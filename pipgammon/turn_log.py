@@ -12,7 +12,7 @@ from __future__ import annotations
 from engine.events import Event
 
 #: The events the log shows (the rest, such as a die read or a lifted checker, are plumbing).
-SHOWN = ("opening", "roll", "no-play", "accepted", "illegal", "corrected", "reroll", "void-roll",
+SHOWN = ("opening", "roll", "rethrow", "no-play", "accepted", "illegal", "corrected", "reroll", "void-roll",
          "double", "take", "drop", "game-over", "match-over")
 
 
@@ -37,5 +37,12 @@ def describe(event: Event) -> str:
         score = "-".join(str(s) for s in event.details.get("score", []))
         return f"{who} wins the match {score}".rstrip()
     if kind == "corrected":
-        return f"{who} corrected the board back to the {event['to']}"
+        if event["to"] == "start":
+            return f"{who} put the checkers back to the start of the turn"
+        return f"{who} corrected the board to a legal play"
+    if kind == "rethrow":
+        return f"{who}'s roll {dice} taken back"
+    if kind == "roll" and event.details.get("source") == "inferred":
+        read = "-".join(str(d) for d in event.details.get("read", []))
+        return f"{who} roll {dice} (worked out from the board{'; the camera read ' + read if read else ''})"
     return f"{who} {kind} {dice}".rstrip()
