@@ -21,15 +21,21 @@ new one opened under the same symlink 10 s later.
 Measured and printed: the service's RSS at start (after the first minute) and at the end,
 and its largest (target <= 300 MB); every watchdog ping's gap (must stay under 30 s); the
 faults the dashboard reported during each fault and that they cleared; and, for every match
-journaled, its verdicts against the game's truth: a finished lap must equal it and the lap
-cut by SIGTERM must be a prefix of it (no lost turn, no wrong one).  Then SIGTERM, which must
-end the service with status 0, its journal whole and the match so far exported.
+journaled, its verdicts on turns (accepted, no play, illegal, the cube, the game's end) against
+the game's truth: a finished lap must equal it and the lap cut by SIGTERM must be a prefix of it
+(no lost turn, no wrong one).  The other decisions (rolls, re-rolls, void rolls) are compared
+too and their differences listed, and every lap must have decided exactly what the others did
+(the camera cut and the unplugged board fall in different laps).  Then SIGTERM, which must end
+the service with status 0, its journal whole and the match so far exported.
+
+``--score`` scores the matches of an earlier run's ``--work`` folder again, without running.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
 import itertools
 import json
 import os
@@ -54,17 +60,19 @@ from pipgammon.journal import load  # noqa: E402
 
 WATCHDOG_S = 30  # systemd/pipgammon.service's WatchdogSec=
 TARGET_RSS_MB = 300
-# "corrected" is left out: the truth writes a correction to the legal play as the play accepted.
-JUDGED = ("opening", "roll", "accepted", "illegal", "no-play", "void-roll", "reroll", "double", "take",
-          "drop", "game-over", "match-over")
+#: The verdicts on turns: one lost, added or different is a lost or wrong turn.
+TURNS = ("accepted", "no-play", "illegal", "double", "take", "drop", "game-over", "match-over")
+#: The other decisions, counted as differences: a re-roll called for a flat die seen cocked, say.
+# ("corrected" is left out: the truth writes a correction to the legal play as the play accepted.)
+OTHERS = ("opening", "roll", "void-roll", "reroll")
 
 
-def judged(events: list[Any]) -> list[tuple[Any, ...]]:
+def judged(events: list[Any], kinds: tuple[str, ...] = TURNS + OTHERS) -> list[tuple[Any, ...]]:
     """The decisions of a match, to compare with the truth (frame names and lap prefix aside)."""
     out = []
     for e in events:
         d = e if isinstance(e, dict) else {"type": e.type, **e.details}
-        if d["type"] in JUDGED:
+        if d["type"] in kinds:
             points = d.get("points")  # an illegal play's points; a game's points won
             # A cocked die shows no number that counts: a re-roll is judged by who must throw again.
             dice = () if d["type"] == "reroll" else tuple(sorted(d.get("dice", [])))
@@ -86,6 +94,38 @@ def render(seed: int, size: tuple[int, int], folder: Path) -> tuple[Path, Path, 
         calibration.write_text(made.to_json() + "\n")
     lines = [json.loads(line) for line in truth.read_text().splitlines() if line.strip()]
     return frames, calibration, lines
+
+
+def score(state: Path, truth: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[str, bool]]:
+    """Every match journaled in ``state`` against the game's truth: the verdicts on turns must
+    equal it (the match cut by SIGTERM: a prefix of it); other differences are counted."""
+    want_turns, want_all = judged(truth, TURNS), judged(truth)
+    matches = []
+    journals = sorted(state.glob("match-*.jsonl"))
+    laps: list[list[tuple[Any, ...]]] = []
+    for number, path in enumerate(journals):
+        loaded = load(path)
+        events = list(loaded.events)
+        turns, decided = judged(events, TURNS), judged(events)
+        finished = any(e.type == "match-over" for e in events)
+        cut = number == len(journals) - 1 and not finished
+        right = turns == (want_turns[:len(turns)] if cut else want_turns)
+        opcodes = difflib.SequenceMatcher(None, decided, want_all, autojunk=False).get_opcodes()
+        if cut and opcodes and opcodes[-1][0] == "insert" and opcodes[-1][1] == len(decided):
+            opcodes.pop()  # the rest of the game, after SIGTERM
+        others = [(tag, decided[i1:i2], want_all[j1:j2]) for tag, i1, i2, j1, j2 in opcodes if tag != "equal"]
+        laps.append(decided)
+        matches.append({"journal": path.name, "finished": finished, "turns": sum(
+            1 for t in turns if t[0] in ("accepted", "no-play")), "verdicts_as_the_truth": right,
+            "other_differences": [f"{tag}: journal {got} / truth {wanted}" for tag, got, wanted in others],
+            "problems": [str(p) for p in loaded.problems]})
+    checks = {
+        "every turn's verdict as the truth (no lost or wrong turn)": bool(matches) and all(
+            m["verdicts_as_the_truth"] and not m["problems"] for m in matches),
+        # The camera cut and the unplugged bridge fell in different laps: neither changed a decision.
+        "every lap decided the same": all(lap == laps[0][:len(lap)] for lap in laps[1:]) if laps else False,
+    }
+    return matches, checks
 
 
 def rss_mb(pid: int) -> float:
@@ -185,13 +225,24 @@ def wait_for(condition: Any, timeout: float) -> bool:
     return False
 
 
+def score_only(work: Path, seed: int) -> int:
+    """``--score``: the matches of an earlier run's work folder, scored again."""
+    _, _, truth = render(seed, DEMO_SIZE, work / f"game-{seed}")
+    matches, checks = score(work / "state", truth)
+    print(json.dumps({"matches": matches, "checks": checks}, indent=1))
+    return 0 if all(checks.values()) else 1
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--minutes", type=float, default=30.0)
     parser.add_argument("--seed", type=int, default=DEMO_SEED)
     parser.add_argument("--work", type=Path, default=Path("/tmp/pipgammon-soak"))
     parser.add_argument("--report", type=Path, help="also write the figures as JSON")
+    parser.add_argument("--score", action="store_true", help="only score the matches already in --work")
     args = parser.parse_args()
+    if args.score:
+        return score_only(args.work.resolve(), args.seed)
 
     work = args.work.resolve()
     work.mkdir(parents=True, exist_ok=True)
@@ -295,21 +346,9 @@ def main() -> int:
                                                  and any(m.startswith("STOPPING=1") for _, m in messages))
     report["status_lines"] = sum("STATUS=" in m for _, m in messages)
     # -- matches -------------------------------------------------------------------------
-    want = judged(truth)
-    matches = []
+    report["matches"], match_checks = score(state, truth)
+    checks.update(match_checks)
     journals = sorted(state.glob("match-*.jsonl"))
-    for number, path in enumerate(journals):
-        loaded = load(path)
-        got = judged(list(loaded.events))
-        finished = any(e.type == "match-over" for e in loaded.events)
-        last = number == len(journals) - 1
-        right = got == want if finished or not last else got == want[:len(got)]
-        matches.append({"journal": path.name, "finished": finished, "decisions": len(got),
-                        "turns": sum(1 for g in got if g[0] in ("accepted", "no-play")),
-                        "as_the_truth": right, "problems": [str(p) for p in loaded.problems]})
-    report["matches"] = matches
-    checks["every match as its truth (no lost or wrong turn)"] = bool(matches) and all(
-        m["as_the_truth"] and not m["problems"] for m in matches)
     exports = sorted((state / "exports").glob("*")) if (state / "exports").exists() else []
     checks["every match exported"] = len(exports) == len(journals)
     if dashboard is not None:
@@ -317,6 +356,7 @@ def main() -> int:
                                "errors": dashboard.errors[:5], "faults_seen": sorted(dashboard.faults_seen)}
         checks["dashboard served throughout"] = dashboard.polls > 0 and dashboard.events > 0
     report["checks"] = checks
+    matches = report["matches"]
     turns = sum(m["turns"] for m in matches)
     print(f"soak: {args.minutes:g} min, {len(matches)} matches ({sum(m['finished'] for m in matches)} "
           f"finished), {turns} turns; RSS {report['rss_mb']['start']} MB after the first minute, "
