@@ -262,8 +262,13 @@ class Referee:
     def resume(cls, config: RefereeConfig, events: Iterable[Event]) -> Referee:
         """A referee in the state the journal ``events`` leads to (after a crash)."""
         referee = cls(config)
+        last: Event | None = None
+        ignoring: Event | None = None  # the void roll or re-roll that set `_ignored`
         for event in events:
             referee.apply(event)
+            last = event
+            if event.type in ("void-roll", "reroll"):
+                ignoring = event
         # Which dice still lie on the board was learnt from scenes, not events: a roll whose
         # turn ended may have been picked up since.  Only the roll being played is surely
         # still there; any other die seen next is new (a roll again of the same numbers).
@@ -271,6 +276,11 @@ class Referee:
         playing = game.progress.player.label if game.phase is Phase.MOVING and game.progress else None
         referee._in_use = {colour: dice if colour == playing else ()
                            for colour, dice in referee._in_use.items()}
+        # Dice said to be void or thrown again stay ignored while they lie there, which only
+        # scenes tell.  Once a later frame decided anything they may have been picked up, and a
+        # void roll many turns back must not make the same numbers, thrown again, void too.
+        if last is None or ignoring is None or ignoring.frame != last.frame:
+            referee._ignored = ()
         return referee
 
     def see(self, scene: Scene, frame: str = "") -> list[Event]:

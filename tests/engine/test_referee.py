@@ -8,6 +8,7 @@ behind a script are the truth each verdict is checked against.
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import dataclass, field
 
@@ -540,6 +541,33 @@ def test_a_resumed_referee_reads_a_roll_of_the_same_numbers_as_dice_picked_up_be
     resumed = Referee.resume(RefereeConfig(), journal).see(again, "f")
     assert [(e.type, e.details.get("dice")) for e in live] == [("roll", [2, 5])]
     assert resumed == live
+
+
+def test_a_resumed_referee_forgets_a_void_roll_picked_up_long_ago() -> None:
+    # Found by bench/referee.py's SIGKILL test: a void roll stayed ignored through the resume,
+    # so the same numbers thrown turns later were taken for the void dice still lying there.
+    referee, _ = _opened()
+    white = _result("8/5 6/5")
+    frames = (f"f{number}" for number in itertools.count(1))
+    referee.see(Scene.of(white), next(frames))  # White's opening 3-1 accepted
+    six_four = (("black", 6, False), ("black", 4, False))
+    black = _result("24/18 13/9", (6, 4), Player.BLACK, white)
+    referee.see(Scene.of(white, dice=six_four), next(frames))
+    referee.see(Scene.of(black), next(frames))
+    five_two = (("black", 5, False), ("black", 2, False))
+    one_one = (("white", 1, False), ("white", 1, False))
+    referee.see(Scene.of(black, dice=one_one), next(frames))
+    thrown = referee.see(Scene.of(black, dice=(*one_one, *five_two)), next(frames))
+    assert [e.type for e in thrown] == ["void-roll"]
+    referee.see(Scene.of(black, dice=one_one), next(frames))  # Black picks the void dice up
+    white_again = _result("6/5(2) 8/7(2)", (1, 1), Player.WHITE, black)
+    referee.see(Scene.of(white_again), next(frames))
+    journal = list(referee.events)
+    assert journal[-1].type == "accepted"
+    again = Scene.of(white_again, dice=five_two)  # Black throws 5-2, the void roll's numbers
+    live = referee.see(again, "f")
+    assert [(e.type, e.details.get("dice")) for e in live] == [("roll", [2, 5])]
+    assert Referee.resume(RefereeConfig(), journal).see(again, "f") == live
 
 
 def test_an_illegal_play_corrected_to_the_start_is_played_again() -> None:
