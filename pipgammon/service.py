@@ -449,9 +449,10 @@ class Service:
             return
         size = (shot.image.shape[1], shot.image.shape[0])
         wanted = tuple(self._calibration.frame_size)
-        if size != wanted:
-            self.live.fault("camera", f"frames are {size[0]}x{size[1]} but the calibration is for "
-                                      f"{wanted[0]}x{wanted[1]}: set camera.size, or calibrate again")
+        # Said as the camera's fault; cleared as soon as the sizes agree (a new calibration).
+        self.live.fault("camera", None if size == wanted else
+                        f"frames are {size[0]}x{size[1]} but the calibration is for {wanted[0]}x{wanted[1]}: "
+                        f"set camera.size, or calibrate again")
         seen, moved = self._observer.observe(shot.image)
         self.live.camera(shot.image, seen, shot.name)
         readable = seen.status in ("ok", "cocked")
