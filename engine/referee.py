@@ -703,7 +703,7 @@ class Referee:
                 if after.asks is not Ask.PLAY or after.progress is None or len(after.progress.stages) != 1 \
                         or after.progress.roll_again or after.progress.then_doublet:
                     continue
-                shared = -len(list((Counter(read or ()) & Counter((second, first))).elements()))
+                shared = -sum((Counter(read or ()) & Counter((second, first))).values())
                 for play in after.legal_plays():
                     fits_board, hidden = _fit(scene, play.result)
                     if fits_board and play.steps:
@@ -761,8 +761,8 @@ class Referee:
         before = self._before_roll
         if before is not None and game.progress.rolls == 1 and before.game.position == game.position \
                 and _scene_visible(scene) != _visible(game.position):
-            read = tuple(sorted(self._dice(), reverse=True))
-            if self._infer_roll(before, player, scene, frame, out, by="carried-on", read=(read[0], read[1])):
+            high, low = sorted(self._dice(), reverse=True)
+            if self._infer_roll(before, player, scene, frame, out, by="carried-on", read=(high, low)):
                 return True
         if self._illegal is None:
             return False  # played again, and nothing fits: the opponent's dice are out of turn

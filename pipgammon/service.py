@@ -207,13 +207,9 @@ class Service:
         return part
 
     def _show(self) -> None:
-        """The referee's lamps on whatever shows them (lamps, LED bridge)."""
-        if self._referee is None:
-            from engine.lights import LightPlan
-
-            plan = LightPlan.dark()
-        else:
-            plan = self._referee.lights
+        """The lamps just published to the page, on whatever shows them (lamps, LED bridge): the
+        plan is worked out once, by `Live.referee` (dark between matches)."""
+        plan = self.live.snapshot().plan
         for name in ("lights", "bridge"):
             if name in self.parts:
                 self.parts[name].use(lambda device: device.show(plan))
