@@ -15,7 +15,9 @@ type                    keys besides ``type`` and ``frame``
 ``roll``                ``player``, ``dice`` [a, b]; ``source`` (``dice``; ``announced``: open
                         roll, rolled last turn; ``fixed``: fixed roll, no dice thrown;
                         ``inferred``: the dice were not seen, the roll is worked out from the
-                        board when the opponent throws, other fitting rolls in ``ambiguous``)
+                        board when the opponent throws, other fitting rolls in ``ambiguous``,
+                        the dice the camera read in ``read``; ``overruled``: dice called cocked
+                        that the players took as flat, a roll with no legal play)
 ``accepted``            ``player``, ``dice``, ``move`` (gnubg notation, seen by the mover),
                         ``position`` {``points``, ``bar``, ``off``} after the play, ``stage``;
                         ``by`` (the end signal: ``dice`` picked up, ``button``, or ``scene``:
@@ -42,7 +44,8 @@ type                    keys besides ``type`` and ``frame``
 ``take``                ``player`` (the taker), ``cube``
 ``drop``                ``player`` (who dropped), ``cube`` (the value before the double)
 ``undo``                ``player`` (whose accepted play was taken back: every accepted,
-                        no-play, doublet and game-over since that roll is void)
+                        no-play, doublet and game-over since that roll is void; also a no-play
+                        said on a misread roll, when the player then moved)
 ``mode``                ``mode`` (``play``, ``teach`` or ``record``)
 ``game-over``           ``winner``, ``points``, ``kind`` (``single``, ``gammon``,
                         ``backgammon``), ``cube``, ``score`` [white, black] after it;

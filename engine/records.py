@@ -319,10 +319,10 @@ class _Reader:
         game = self._open_game(index)
         player = _player(event, index)
         last = game.entries[-1] if game.entries else None
-        if last is None or last.kind != "roll" or last.player is not player or not last.move:
+        if last is None or last.kind != "roll" or last.player is not player or last.move is None:
             raise RecordError(index, f"undo: {player.label}'s accepted play is not the last thing "
                               f"recorded in game {game.number}")
-        last.taken_back.append(last.move)
+        last.taken_back.append(last.move or "(no legal play)")
         last.move = None
 
     def _game_over(self, index: int, event: Event) -> None:

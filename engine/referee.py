@@ -38,7 +38,7 @@ from engine.buttons import Button, ButtonEvent
 from engine.dice import Roll
 from engine.errors import EngineError, IllegalActionError
 from engine.events import Event
-from engine.game import OpeningRule, Phase
+from engine.game import Game, OpeningRule, Phase
 from engine.gnubg_id import position_id
 from engine.lights import AMBER, BLUE, GREEN, RED, WHITE, Light, LightPlan
 from engine.match import Match
@@ -219,6 +219,10 @@ class Referee:
         self._undo_to: Match | None = None
         #: The match before the last roll was read: a rethrow goes back to it.
         self._before_roll: Match | None = None
+        self._undo_before_roll: Match | None = None  # `_before_roll` as it was at `_undo_to`
+        #: The values of the player on roll's dice last called cocked: the roll the players
+        #: play if they carry on as if the dice were flat.
+        self._cocked_call: tuple[int, int] | None = None
         self._undo_player: Player | None = None
         self._judged = False  # a verdict of this roll was given (the undo snapshot is taken)
         self._roll_dice: tuple[tuple[str, int], ...] = ()
@@ -309,7 +313,7 @@ class Referee:
             if game.phase is Phase.DOUBLED and game.turn is not None:
                 self._emit(out, "take", frame, player=game.turn.opponent.label, cube=game.cube.value * 2)
             elif self._is_playing() and self._scene is not None:
-                if _scene_visible(self._scene) == _visible(game.position) and self._illegal is None:
+                if _fit(self._scene, game.position)[0] and self._illegal is None:
                     self._note = "nothing has moved yet"  # a press before the first checker moves
                 else:
                     self._judge(self._scene, frame, out, by="button", final=True)
@@ -333,9 +337,11 @@ class Referee:
         kind = event.type
         match = self._match
         game = match.game
+        before_roll = self._before_roll
         if kind not in ("roll", "rethrow", "void-roll", "reroll", "mode", "illegal", "corrected"):
             # Only a roll nothing was accepted on can be taken back: thrown again before a checker
-            # moved, or found misread when the players carry on past an illegal verdict.
+            # moved, or found misread when the players carry on past an illegal verdict (or, once
+            # an undo has taken its play back, past a no-play said on a misread roll).
             self._before_roll = None
         if kind == "match":
             variant = find_variant(str(d["variant"]))
@@ -387,10 +393,10 @@ class Referee:
             # After a one-die-each opening the announcer's opening die is theirs again.
             self._roll_dice = tuple(die for die in self._roll_dice if die[0] != player.label)
         elif kind == "doublet":
-            self._snapshot(match)
+            self._snapshot(match, before_roll)
             self._match = match.choose_doublet(Player.from_label(d["player"]), int(d["value"]))
         elif kind in ("accepted", "no-play"):
-            self._snapshot(match)
+            self._snapshot(match, before_roll)
             player = Player.from_label(d["player"])
             if kind == "accepted":
                 play = _find_play(list(game.legal_plays()), str(d["move"]), d.get("position"))
@@ -421,6 +427,10 @@ class Referee:
         elif kind in ("void-roll", "reroll"):
             seen = d.get("seen") or [[d["player"], v, False] for v in d["dice"]]
             self._ignored = tuple(sorted((str(c), int(v), bool(k)) for c, v, k in seen))
+            values = [int(v) for c, v, _ in seen if c == d["player"]]
+            if kind == "reroll" and game.phase is Phase.ON_ROLL and game.turn is not None \
+                    and game.turn.label == d["player"] and len(values) == 2:
+                self._cocked_call = (max(values), min(values))
         elif kind == "double":
             self._match = match.double(Player.from_label(d["player"]))
             self._undo_to = None
@@ -432,8 +442,8 @@ class Referee:
         elif kind == "undo":
             if self._undo_to is None:
                 raise IllegalActionError("nothing to take back")
-            self._match = self._undo_to
-            self._undo_to = self._undo_player = None
+            self._match, self._before_roll = self._undo_to, self._undo_before_roll
+            self._undo_to = self._undo_player = self._undo_before_roll = None
             self._judged = False
             self._awaiting_setup = False
             self._illegal = None
@@ -444,10 +454,10 @@ class Referee:
         elif kind == "match-over":
             self._awaiting_setup = False
 
-    def _snapshot(self, match: Match) -> None:
+    def _snapshot(self, match: Match, before_roll: Match | None) -> None:
         """Before the first verdict of a roll: the state a take-back returns to."""
         if not self._judged:
-            self._undo_to = match
+            self._undo_to, self._undo_before_roll = match, before_roll
             self._judged = True
 
     def _new_roll(self) -> None:
@@ -455,8 +465,9 @@ class Referee:
         self._illegal = None
         self._replay = False
         self._verdict = None
-        self._undo_to = self._undo_player = None
+        self._undo_to = self._undo_player = self._undo_before_roll = None
         self._judged = False
+        self._cocked_call = None
 
     def _reset_turn(self) -> None:
         self._new_roll()
@@ -521,7 +532,7 @@ class Referee:
             return False
         game = self._match.game
         if self._awaiting_setup:
-            if not scene.dice and _scene_visible(scene) == _visible(game.position):
+            if not scene.dice and _fit(scene, game.position)[0]:
                 self._emit_game(out, frame)
                 return True
             return False
@@ -544,6 +555,9 @@ class Referee:
                            source=source)
                 return True
             if self._cube_moved(scene, player, frame, out):
+                return True
+            if self._moved_after_no_play(player, scene, fresh, frame, out) \
+                    or self._cocked_overruled(player, scene, fresh, frame, out):
                 return True
             if self._missed_roll(player, scene, fresh, frame, out):
                 return True
@@ -677,43 +691,95 @@ class Referee:
                      out: list[Event]) -> bool:
         """The opponent throws their dice, yet ``player``'s roll was never read and the board
         has changed: the camera missed ``player``'s dice (a die on a pale point, a hand over
-        them).  Waiting for that roll would stop refereeing for the rest of the game, so the
-        roll is worked out from the board, as a referee who looked away asks "what did you
-        throw?" and checks: the rolls of which some legal play gives exactly this board.  It
-        is recorded with ``source: inferred`` and the play ``by: inferred``; when several rolls
-        fit, the others are listed in ``ambiguous``.  Only one-stage turns are inferred."""
+        them), or called them cocked and the players took them as flat.  Waiting for that roll
+        would stop refereeing for the rest of the game, so the roll is worked out from the
+        board, as a referee who looked away asks "what did you throw?" and checks: the rolls of
+        which some legal play gives exactly this board (preferring the values last called
+        cocked).  It is recorded with ``source: inferred`` and the play ``by: inferred``; when
+        several rolls fit, the others are listed in ``ambiguous``.  Only one-stage turns are
+        inferred."""
         game = self._match.game
         if game.announced is not None or game.chooser is not None:
             return False
-        opponent = [d for d in fresh if d[0] == player.opponent.label and not d[2]]
-        if len(opponent) != 2 or _scene_visible(scene) == _visible(game.position):
+        if not _threw(fresh, player.opponent) or _fit(scene, game.position)[0]:
             return False
-        return self._infer_roll(self._match, player, scene, frame, out, by="inferred")
+        return self._infer_roll(self._match, player, scene, frame, out, by="inferred", read=self._cocked_call,
+                                rethrow=False)
 
-    def _infer_roll(self, before: Match, player: Player, scene: Scene, frame: str, out: list[Event], *,
-                    by: str, read: tuple[int, int] | None = None) -> bool:
-        """Work out ``player``'s roll from the board: the rolls from ``before`` (``player`` on
-        roll) of which some legal play gives exactly ``scene``.  The one sharing most dice with
-        the roll ``read`` (if any), then hiding fewest checkers, is recorded (``roll`` with
-        ``source: inferred``, the others in ``ambiguous``) and its play accepted ``by``."""
+    def _cocked_overruled(self, player: Player, scene: Scene, fresh: list[tuple[str, int, bool]], frame: str,
+                          out: list[Event]) -> bool:
+        """``player``'s dice were called cocked, yet the opponent throws and the board has not
+        changed: the players took the dice as flat (a flat die the camera saw tilted), and the
+        roll had nothing to play.  Waiting for a re-throw would void every roll after it, so
+        the roll is recorded as read (``source: overruled``) with its no-play.  A roll read
+        that could be played is not assumed passed: the opponent's dice stay out of turn."""
+        game = self._match.game
+        call = self._cocked_call
+        if call is None or game.announced is not None or game.chooser is not None:
+            return False
+        if not _threw(fresh, player.opponent) or not _fit(scene, game.position)[0]:
+            return False
+        after = self._match.roll_dice(player, Roll(*call)).game
+        if not _one_stage(after) or any(play.steps for play in after.legal_plays()):
+            return False
+        self._emit(out, "roll", frame, player=player.label, dice=list(call), source="overruled")
+        return self._moving(scene, frame, out)  # the no-play, before the opponent's dice are read
+
+    def _moved_after_no_play(self, player: Player, scene: Scene, fresh: list[tuple[str, int, bool]],
+                             frame: str, out: list[Event]) -> bool:
+        """``player`` throws, but the board has changed since the opponent's roll was said to
+        have no legal play: the opponent moved after all, so the camera misread that roll (a
+        2-1 taken for 1-1 can leave nothing to play).  When the board is exactly a legal result
+        of another roll, the no-play is taken back (``undo``) and that roll recorded as when
+        the players carry on past an illegal verdict (``rethrow``, then the roll ``source:
+        inferred`` with the dice ``read``, its play ``by: carried-on``).  Otherwise nothing is
+        changed: a checker knocked out of place is no play."""
+        verdict = self._verdict
+        opponent = player.opponent
+        if verdict is None or verdict.type != "no-play" or verdict["player"] != opponent.label \
+                or self._undo_to is None or self._undo_before_roll is None or not self._roll_dice:
+            return False
+        if not _threw(fresh, player) or _fit(scene, self._match.game.position)[0] \
+                or not self._fitting_rolls(self._undo_before_roll, opponent, scene, None):
+            return False
+        self._emit(out, "undo", frame, player=opponent.label)
+        assert self._before_roll is not None  # (the undo restored it)
+        high, low = sorted(self._dice(), reverse=True)
+        return self._infer_roll(self._before_roll, opponent, scene, frame, out, by="carried-on",
+                                read=(high, low), rethrow=True)
+
+    def _fitting_rolls(self, before: Match, player: Player, scene: Scene,
+                       read: tuple[int, int] | None) -> list[tuple[int, int, tuple[int, int], Play]]:
+        """The one-stage rolls from ``before`` (``player`` on roll) of which some legal play
+        gives exactly ``scene``: best first (sharing most dice with the roll ``read``, then
+        hiding fewest checkers), as (-shared dice, hidden checkers, roll, play)."""
         fits: list[tuple[int, int, tuple[int, int], Play]] = []
         for first in range(1, 7):
             for second in range(first, 7):
                 after = before.roll_dice(player, Roll(second, first)).game
-                if after.asks is not Ask.PLAY or after.progress is None or len(after.progress.stages) != 1 \
-                        or after.progress.roll_again or after.progress.then_doublet:
+                if not _one_stage(after):
                     continue
                 shared = -sum((Counter(read or ()) & Counter((second, first))).values())
                 for play in after.legal_plays():
                     fits_board, hidden = _fit(scene, play.result)
                     if fits_board and play.steps:
                         fits.append((shared, hidden, (second, first), play))
+        fits.sort(key=lambda f: (f[0], f[1], f[2], f[3].notation))
+        return fits
+
+    def _infer_roll(self, before: Match, player: Player, scene: Scene, frame: str, out: list[Event], *,
+                    by: str, read: tuple[int, int] | None = None, rethrow: bool = False) -> bool:
+        """Work out ``player``'s roll from the board (`_fitting_rolls`).  The best is recorded
+        (``roll`` with ``source: inferred``, the others in ``ambiguous``, the dice ``read`` if
+        any) and its play accepted ``by``; with ``rethrow`` the roll read was recorded and is
+        taken back first."""
+        fits = self._fitting_rolls(before, player, scene, read)
         if not fits:
             return False
-        fits.sort(key=lambda f: (f[0], f[1], f[2], f[3].notation))
         roll = fits[0][2]
         others = sorted({f"{a}-{b}" for _, _, (a, b), _ in fits} - {f"{roll[0]}-{roll[1]}"})
-        if read is not None:
+        if rethrow:
+            assert read is not None
             self._emit(out, "rethrow", frame, player=player.label, dice=list(read))
         self._emit(out, "roll", frame, player=player.label, dice=list(roll), source="inferred",
                    **({"ambiguous": others} if others else {}), **({"read": list(read)} if read else {}))
@@ -731,8 +797,7 @@ class Referee:
         if game.progress is None or game.progress.rolls != 1 or self._illegal is not None or self._replay:
             return False  # (after a play was flagged, new dice of the mover's are void, not a rethrow)
         player = game.progress.player
-        mine = [d for d in fresh if d[0] == player.label and not d[2]]
-        if len(mine) != 2 or _scene_visible(scene) != _visible(game.position) or self._before_roll is None:
+        if not _threw(fresh, player) or not _fit(scene, game.position)[0] or self._before_roll is None:
             return False
         before = self._before_roll.game
         if before.position != game.position or game.asks is not Ask.PLAY:
@@ -756,13 +821,14 @@ class Referee:
         if (self._illegal is None and not self._replay) or game.progress is None or game.asks is not Ask.PLAY:
             return False
         player = game.progress.player
-        if len([d for d in fresh if d[0] == player.opponent.label and not d[2]]) != 2:
+        if not _threw(fresh, player.opponent):
             return False
         before = self._before_roll
         if before is not None and game.progress.rolls == 1 and before.game.position == game.position \
-                and _scene_visible(scene) != _visible(game.position):
+                and not _fit(scene, game.position)[0]:
             high, low = sorted(self._dice(), reverse=True)
-            if self._infer_roll(before, player, scene, frame, out, by="carried-on", read=(high, low)):
+            if self._infer_roll(before, player, scene, frame, out, by="carried-on", read=(high, low),
+                                rethrow=True):
                 return True
         if self._illegal is None:
             return False  # played again, and nothing fits: the opponent's dice are out of turn
@@ -1145,6 +1211,20 @@ class Referee:
                     for point in path[path.index(lifted) + 1:]:
                         lamps.add(f"off-{colour}" if point == "off" else _lamp(point))
         return lamps
+
+
+def _threw(fresh: list[tuple[str, int, bool]], player: Player) -> bool:
+    """Two new dice of ``player``'s colour lie on the board: they threw.  A throw is the
+    signal that the turn before it is over, however the dice landed (a cocked die is then
+    thrown again), so cocked dice count too."""
+    return sum(colour == player.label for colour, _, _ in fresh) == 2
+
+
+def _one_stage(game: Game) -> bool:
+    """A roll of ``game`` (just rolled) is played in one stage: the only kind worked out from
+    the board (a variant's roll again or chosen doublet needs dice the camera saw)."""
+    return (game.asks is Ask.PLAY and game.progress is not None and len(game.progress.stages) == 1
+            and not game.progress.roll_again and not game.progress.then_doublet)
 
 
 def _lamp(point: int | str) -> str:

@@ -12,8 +12,8 @@ from __future__ import annotations
 from engine.events import Event
 
 #: The events the log shows (the rest, such as a die read or a lifted checker, are plumbing).
-SHOWN = ("opening", "roll", "rethrow", "no-play", "accepted", "illegal", "corrected", "reroll", "void-roll",
-         "double", "take", "drop", "game-over", "match-over")
+SHOWN = ("opening", "roll", "rethrow", "undo", "no-play", "accepted", "illegal", "corrected", "reroll",
+         "void-roll", "double", "take", "drop", "game-over", "match-over")
 
 
 def describe(event: Event) -> str:
@@ -42,6 +42,10 @@ def describe(event: Event) -> str:
         return f"{who} corrected the board to a legal play"
     if kind == "rethrow":
         return f"{who}'s roll {dice} taken back"
+    if kind == "undo":
+        return f"{who}'s last play taken back"
+    if kind == "roll" and event.details.get("source") == "overruled":
+        return f"{who} roll {dice} (called cocked, but played as it lay)"
     if kind == "roll" and event.details.get("source") == "inferred":
         read = "-".join(str(d) for d in event.details.get("read", []))
         return f"{who} roll {dice} (worked out from the board{'; the camera read ' + read if read else ''})"

@@ -83,6 +83,21 @@ def test_an_undone_play_replayed_differently_is_exported_as_replayed() -> None:
     assert "(game unfinished)" in text
 
 
+def test_a_no_play_said_on_a_misread_roll_is_taken_back_and_the_real_roll_recorded() -> None:
+    # The referee said "no play" on Black's 1-1, then Black moved: the camera had read a 2 as a 1.
+    stream = [MATCH, OPENING, accepted("white", [3, 1], "8/5 6/5"), ev("roll", player="black", dice=[1, 1]),
+              ev("no-play", player="black", dice=[1, 1]), ev("undo", player="black"),
+              ev("rethrow", player="black", dice=[1, 1]),
+              ev("roll", player="black", dice=[2, 1], source="inferred", read=[1, 1]),
+              accepted("black", [2, 1], "13/11 6/5")]
+    mat = to_mat(stream)
+    assert "21: 13/11 6/5" in mat and "11:" not in mat
+    assert "1-1: (no legal play)  (taken back)" not in to_text(stream)  # the roll itself was no throw
+    assert "2-1: 13/11 6/5" in to_text(stream)
+    with pytest.raises(RecordError, match="undo: black's accepted play is not the last thing"):
+        to_mat([MATCH, OPENING, accepted("white", [3, 1], "8/5 6/5"), ev("undo", player="black")])
+
+
 def test_opening_ties_and_a_repeated_opening_roll_event() -> None:
     stream = [MATCH, ev("game", number=1, score=[0, 0]), ev("opening", white=4, black=4, starter=None),
               ev("opening", white=1, black=5, starter="black"), ev("roll", player="black", dice=[5, 1]),

@@ -411,12 +411,18 @@ def test_when_the_players_carry_on_past_an_illegal_play_the_nearest_legal_result
     assert [(e.type, e.details.get("by")) for e in events] == [("accepted", "carried-on"), ("roll", None)]
     assert events[0]["move"] == "8/5 6/5" and events[1]["dice"] == [2, 5]
     assert referee.match.game.turn is Player.BLACK and referee.match.game.phase is Phase.MOVING
-    # A cocked die is no roll to carry on with: the flag stays.
+    # A cocked throw says the same (the players went on); that roll is then thrown again.
     referee, dice = _opened()
     referee.see(Scene(wrong.points, dice=dice))
     referee.see(wrong)
     cocked = (("black", 5, True), ("black", 2, False))
-    assert [e.type for e in referee.see(Scene(wrong.points, dice=cocked))] == ["void-roll"]
+    events = referee.see(Scene(wrong.points, dice=cocked))
+    assert [(e.type, e.details.get("by")) for e in events] == [("accepted", "carried-on"), ("reroll", None)]
+    # One die of the opponent's is no throw: the flag stays and the die is out of turn.
+    referee, dice = _opened()
+    referee.see(Scene(wrong.points, dice=dice))
+    referee.see(wrong)
+    assert [e.type for e in referee.see(Scene(wrong.points, dice=cocked[:1]))] == ["void-roll"]
 
 
 def _misread_turn() -> tuple[Referee, Position, Position]:
@@ -485,12 +491,85 @@ def test_a_roll_the_camera_missed_is_worked_out_from_the_board_when_the_opponent
         ("roll", "inferred", None), ("accepted", None, "inferred"), ("roll", None, None)]
     assert events[0]["dice"] == [6, 5] and "ambiguous" not in events[0].details
     assert events[1]["move"] == "24/13" and events[2]["player"] == "white"
+    # White's throw ends Black's turn however it landed: a cocked die is then thrown again.
+    referee, _ = _opened()
+    referee.see(Scene.of(white))
+    events = referee.see(Scene.of(black, dice=(("white", 4, True), ("white", 2, False))))
+    assert [(e.type, e["player"]) for e in events] == [("roll", "black"), ("accepted", "black"), ("reroll", "white")]
     # A board no roll explains stays unexplained: White's dice are void until Black's turn is seen.
     referee, _ = _opened()
     referee.see(Scene.of(white))
     impossible = _moved(white, {24: +2, 1: -2})  # Black's back checkers teleported home
     events = referee.see(Scene(impossible.points, dice=(("white", 4, False), ("white", 2, False))))
     assert [e.type for e in events] == ["void-roll"]
+
+
+def _on_the_bar(open_point: int) -> tuple[Referee, Position]:
+    """White on the bar, to roll, against Black holding every entry point but ``open_point``."""
+    position = Position.from_points({p: -2 for p in range(1, 7) if p != open_point} | {12: 13, 13: 1}, bar=(1, 0))
+    referee, _ = _opened()
+    referee._match = _at(referee.match, position, Player.WHITE)  # a test shortcut to a position
+    return referee, position
+
+
+def _assert_journal_replays(referee: Referee, open_point: int) -> None:
+    """The events decided since `_on_the_bar`, applied to a twin, lead to the same state."""
+    twin, _ = _on_the_bar(open_point)
+    for event in referee.events[len(twin.events):]:
+        twin.apply(event)
+    assert twin.match == referee.match
+
+
+def test_a_no_play_said_on_a_misread_roll_is_taken_back_when_the_player_moves() -> None:
+    referee, position = _on_the_bar(2)  # 1-1 cannot enter; 2-1 can
+    read = (("white", 1, False), ("white", 1, False))  # White's 2-1, the 2 read as a 1
+    assert [e.type for e in referee.see(Scene.of(position, dice=read))] == ["roll", "no-play"]
+    assert referee.match.game.turn is Player.BLACK
+    # White moves all the same: the table saw a 2.  Nothing is said until Black throws.
+    played = legal_plays(position, Player.WHITE, Roll(2, 1)).parse("bar/23 13/12").result
+    assert referee.see(Scene.of(played, dice=read)) == []
+    assert referee.see(Scene.of(played)) == []
+    events = referee.see(Scene.of(played, dice=(("black", 5, False), ("black", 3, False))))
+    assert [(e.type, e.details.get("source"), e.details.get("by")) for e in events] == [
+        ("undo", None, None), ("rethrow", None, None), ("roll", "inferred", None),
+        ("accepted", None, "carried-on"), ("roll", None, None)]
+    assert events[2]["dice"] == [2, 1] and events[2]["read"] == [1, 1]
+    assert events[3]["move"] == "bar/23 13/12" and events[4]["player"] == "black"
+    assert referee.match.game.position == played and referee.match.game.turn is Player.BLACK
+    _assert_journal_replays(referee, 2)
+    # A checker knocked out of place is no play: the no-play stands and Black's roll is read.
+    referee, position = _on_the_bar(2)
+    referee.see(Scene.of(position, dice=read))
+    knocked = _moved(position, {12: -1, 11: +1})  # no roll enters from the bar and leaves it there
+    events = referee.see(Scene(knocked.points, knocked.bar, dice=(("black", 5, False), ("black", 3, False))))
+    assert [e.type for e in events] == ["roll"] and events[0]["player"] == "black"
+
+
+def test_dice_called_cocked_that_the_players_take_as_flat() -> None:
+    # White's 6-2 cannot enter; the camera calls the 6 cocked, and the players carry on.
+    referee, position = _on_the_bar(1)
+    called = (("white", 6, True), ("white", 2, False))
+    assert [e.type for e in referee.see(Scene.of(position, dice=called))] == ["reroll"]
+    assert referee.see(Scene.of(position)) == []
+    events = referee.see(Scene.of(position, dice=(("black", 5, False), ("black", 3, False))))
+    assert [(e.type, e.details.get("source")) for e in events] == [
+        ("roll", "overruled"), ("no-play", None), ("roll", None)]
+    assert events[0]["dice"] == [6, 2] and events[2]["player"] == "black"
+    _assert_journal_replays(referee, 1)
+    # A roll called cocked that could be played is not taken as passed: Black's dice are void.
+    referee, position = _on_the_bar(2)
+    referee.see(Scene.of(position, dice=called))
+    events = referee.see(Scene.of(position, dice=(("black", 5, False), ("black", 3, False))))
+    assert [e.type for e in events] == ["void-roll"]
+    # Played as it lay: the roll is worked out from the board, the values called cocked first.
+    referee, position = _on_the_bar(2)
+    referee.see(Scene.of(position, dice=called))
+    played = legal_plays(position, Player.WHITE, Roll(6, 2)).parse("bar/23 13/7").result
+    referee.see(Scene.of(played))
+    events = referee.see(Scene.of(played, dice=(("black", 5, False), ("black", 3, False))))
+    assert [(e.type, e.details.get("source"), e.details.get("by")) for e in events] == [
+        ("roll", "inferred", None), ("accepted", None, "inferred"), ("roll", None, None)]
+    assert events[0]["dice"] == [6, 2] and events[0]["read"] == [6, 2]
 
 
 def test_dice_thrown_again_before_a_checker_moves_replace_the_roll_read() -> None:
