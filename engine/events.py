@@ -17,14 +17,16 @@ type                    keys besides ``type`` and ``frame``
                         ``inferred``: the dice were not seen, the roll is worked out from the
                         board when the opponent throws, other fitting rolls in ``ambiguous``,
                         the dice the camera read in ``read``; ``overruled``: dice called cocked
-                        that the players took as flat, a roll with no legal play)
+                        that the players took as flat: end-turn held long, or the opponent
+                        threw past a roll with no legal play)
 ``accepted``            ``player``, ``dice``, ``move`` (gnubg notation, seen by the mover),
                         ``position`` {``points``, ``bar``, ``off``} after the play, ``stage``;
                         ``by`` (the end signal: ``dice`` picked up, ``button``, or ``scene``:
                         a legal board after a correction or a take-back; ``inferred``: the play of an
                         inferred roll; ``carried-on``: the
                         opponent rolled past an illegal play, which is recorded as its nearest
-                        legal result); ``position_id``
+                        legal result; ``overruled``: end-turn held long after an illegal
+                        verdict, the same record); ``position_id``
                         (seen by the opponent) and ``match_id`` where the variant fits gnubg's
                         IDs (no ``match_id`` when the play ends the game); ``ambiguous``
                         (other moves the board fits as well: stacks, hidden pools or pins)

@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
-from engine.buttons import Button, ButtonEvent
+from engine.buttons import Button, ButtonEvent, Press
 from engine.dice import Roll
 from engine.errors import EngineError, IllegalActionError
 from engine.events import Event
@@ -297,8 +297,9 @@ class Referee:
         return out
 
     def press(self, button: ButtonEvent, frame: str = "") -> list[Event]:
-        """Decide what a button press means: end-turn (judge the board, or take a double),
-        take-back (undo the last play until the opponent rolls), mode (play, teach, record)."""
+        """Decide what a button press means: end-turn (judge the board, or take a double; held
+        long, overrule the referee), take-back (undo the last play until the opponent rolls),
+        mode (play, teach, record)."""
         out: list[Event] = []
         game = self._match.game
         if button.button is Button.MODE:
@@ -309,6 +310,8 @@ class Referee:
                 self._emit(out, "undo", frame, player=self._undo_player.label)
             else:
                 self._note = "nothing to take back"
+        elif button.press is Press.LONG and self._overrule(frame, out):
+            pass
         elif self._started and not self._match.is_over and not self._awaiting_setup:
             if game.phase is Phase.DOUBLED and game.turn is not None:
                 self._emit(out, "take", frame, player=game.turn.opponent.label, cube=game.cube.value * 2)
@@ -320,6 +323,27 @@ class Referee:
             if self._scene is not None:
                 self._settle(self._scene, frame, out)
         return out
+
+    def _overrule(self, frame: str, out: list[Event]) -> bool:
+        """End-turn held long: the players overrule the referee where the camera can be wrong.
+        A play flagged illegal is recorded as its nearest legal result (``by: overruled``);
+        dice called cocked are taken as they lie (``roll`` with ``source: overruled``).
+        False when there is nothing to overrule (the press is then an ordinary end-turn)."""
+        game = self._match.game
+        if not self._started or self._match.is_over or self._awaiting_setup:
+            return False
+        if self._illegal is not None and self._is_playing():
+            nearest = [line for line in self._lines() if line.moves == self._illegal.details.get("nearest")]
+            if nearest:
+                self._accept(nearest[0], frame, out, "overruled", [])
+                return True
+        if game.phase is Phase.ON_ROLL and self._cocked_call is not None and game.turn is not None:
+            self._emit(out, "roll", frame, player=game.turn.label, dice=list(self._cocked_call),
+                       source="overruled")
+            if self._scene is not None:
+                self._settle(self._scene, frame, out)
+            return True
+        return False
 
     # -- event sourcing ------------------------------------------------------------
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from engine.buttons import Button, ButtonEvent
+from engine.buttons import Button, ButtonEvent, Press
 from engine.dice import Roll
 from engine.events import Event
 from engine.game import OpeningRule, Phase
@@ -570,6 +570,29 @@ def test_dice_called_cocked_that_the_players_take_as_flat() -> None:
     assert [(e.type, e.details.get("source"), e.details.get("by")) for e in events] == [
         ("roll", "inferred", None), ("accepted", None, "inferred"), ("roll", None, None)]
     assert events[0]["dice"] == [6, 2] and events[0]["read"] == [6, 2]
+
+
+def test_end_turn_held_long_overrules_the_referee() -> None:
+    long_press = ButtonEvent(Button.END_TURN, Press.LONG)
+    # A play flagged illegal (the camera misread the board, say): held long, its nearest legal
+    # result is recorded, and the game goes on.
+    referee, dice = _opened()
+    wrong = _moved(_result("8/5 6/5"), {12: -1, 14: +1})
+    referee.see(Scene(wrong.points, dice=dice))
+    assert [e.type for e in referee.see(wrong)] == ["illegal"]
+    events = referee.press(long_press)
+    assert [(e.type, e.details.get("by")) for e in events] == [("accepted", "overruled")]
+    assert events[0]["move"] == "8/5 6/5" and referee.match.game.turn is Player.BLACK
+    # Dice called cocked, held long: the roll as it lies, and its no-play when nothing moves.
+    referee, position = _on_the_bar(1)
+    referee.see(Scene.of(position, dice=(("white", 6, True), ("white", 2, False))))
+    events = referee.press(long_press)
+    assert [(e.type, e.details.get("source")) for e in events] == [("roll", "overruled"), ("no-play", None)]
+    assert events[0]["dice"] == [6, 2] and referee.match.game.turn is Player.BLACK
+    # Nothing to overrule: an ordinary end-turn.
+    referee, dice = _opened()
+    referee.see(Scene.of(_result("8/5 6/5"), dice=dice))
+    assert [e.type for e in referee.press(long_press)] == ["accepted"]
 
 
 def test_dice_thrown_again_before_a_checker_moves_replace_the_roll_read() -> None:
