@@ -90,21 +90,32 @@ def _scene_visible(scene: Scene) -> Visible:
 
 
 def _fit(scene: Scene, position: Position) -> tuple[bool, int]:
-    """Whether ``position`` can be what ``scene`` shows, and how many checkers it hides in stacks.
+    """Whether ``position`` can be what ``scene`` shows, and how many checkers it hides.
 
-    At ``scene.stacked`` points the count seen is a lower bound (a second layer the
-    camera cannot count)."""
+    At ``scene.stacked`` points the count seen is a lower bound (a second layer the camera
+    cannot count); at ``scene.unsure`` points it may be one off either way (a count read
+    with low confidence).  The checkers hidden so rank the positions that fit: one that
+    fits exactly is always preferred."""
     if scene.bar != position.bar:
         return False, 0
     hidden = 0
     for index, (seen, real) in enumerate(zip(scene.points, position.points, strict=True)):
-        if seen == real:
-            continue
-        if index + 1 in scene.stacked and seen * real > 0 and abs(real) > abs(seen):
-            hidden += abs(real) - abs(seen)
-            continue
-        return False, 0
+        if seen != real:
+            off = _read_off(scene, index + 1, seen, real)
+            if not off:
+                return False, 0
+            hidden += off
     return True, hidden
+
+
+def _read_off(scene: Scene, point: int, seen: int, real: int) -> int:
+    """How many checkers ``scene`` may have misread at ``point`` where it shows ``seen`` and
+    the board has ``real`` (0: the difference is real)."""
+    if point in scene.stacked and seen * real > 0 and abs(real) > abs(seen):
+        return abs(real) - abs(seen)
+    if point in scene.unsure and seen * real >= 0 and abs(real - seen) == 1:
+        return 1
+    return 0
 
 
 def _difference(scene: Scene, position: Position) -> tuple[int, list[int], bool]:
@@ -112,9 +123,7 @@ def _difference(scene: Scene, position: Position) -> tuple[int, list[int], bool]
     checkers = 0
     points = []
     for index, (seen, real) in enumerate(zip(scene.points, position.points, strict=True)):
-        if seen == real:
-            continue
-        if index + 1 in scene.stacked and seen * real > 0 and abs(real) > abs(seen):
+        if seen == real or _read_off(scene, index + 1, seen, real):
             continue
         points.append(index + 1)
         checkers += abs(seen - real) if seen * real >= 0 else abs(seen) + abs(real)

@@ -12,7 +12,7 @@ hand or take them from self-play.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.errors import EngineError
 from engine.position import Position
@@ -36,7 +36,11 @@ class Scene:
     ``dice`` are (colour, value, cocked) sorted, so two scenes with the same dice compare
     equal whatever order vision found them in.  ``cube`` is (value, place) or ``None``
     when no cube is on the board.  ``stacked`` lists the points whose count is a lower
-    bound: checkers in a second layer the camera cannot count.
+    bound: checkers in a second layer the camera cannot count.  ``unsure`` lists the points
+    whose count the camera read with low confidence: it may be one off (a checker half hidden
+    by a die or a glint).  It is a hint to the referee, who resolves it with the rules, and
+    not part of what the scene shows: scenes that differ only in it are equal, so a
+    confidence that flickers does not stop the board from being stable.
     """
 
     points: tuple[int, ...]
@@ -44,6 +48,7 @@ class Scene:
     dice: tuple[tuple[str, int, bool], ...] = ()
     stacked: tuple[int, ...] = ()
     cube: tuple[int, str] | None = None
+    unsure: tuple[int, ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:
         if len(self.points) != 24:
@@ -55,9 +60,10 @@ class Scene:
                 raise SceneError(f"scene die ({colour!r}, {value!r}) is not a white, black or other 1..6")
         if tuple(sorted(self.dice)) != self.dice:
             object.__setattr__(self, "dice", tuple(sorted(self.dice)))
-        for point in self.stacked:
-            if not 1 <= point <= 24:
-                raise SceneError(f"stacked point {point} is not in 1..24")
+        for name, points in (("stacked", self.stacked), ("unsure", self.unsure)):
+            for point in points:
+                if not 1 <= point <= 24:
+                    raise SceneError(f"{name} point {point} is not in 1..24")
         if self.cube is not None:
             value, place = self.cube
             if value not in (1, 2, 4, 8, 16, 32, 64) or place not in CUBE_PLACES:
@@ -79,4 +85,4 @@ class Scene:
         return any(cocked for _, _, cocked in self.dice)
 
     def without_dice(self) -> Scene:
-        return Scene(self.points, self.bar, (), self.stacked, self.cube)
+        return Scene(self.points, self.bar, (), self.stacked, self.cube, self.unsure)

@@ -19,6 +19,11 @@ from vision.reading import Reading, read
 from vision.stabiliser import Scene, StabiliserConfig, motion, shrink
 from vision.view import Image
 
+#: A point read with less confidence than this is `Scene.unsure`: its count may be one off.
+#: Measured on 5,952 points of 250 synthetic frames at 1280x960 (seeds 2,700,000+): 8 of the 9
+#: misread points were below 0.9, and 1.2 % of the points read right.
+UNSURE_BELOW = 0.9
+
 
 @dataclass(frozen=True, slots=True)
 class Observation:
@@ -36,7 +41,8 @@ class Observation:
         """What the stabiliser compares from frame to frame."""
         dice = tuple(sorted((d.colour.value, d.value, d.cocked) for d in self.dice))
         cube = None if self.cube is None else (self.cube.value, self.cube.position)
-        return Scene(self.reading.points, self.reading.bar, dice, self.reading.stacked, cube)
+        unsure = tuple(point for point, sure in enumerate(self.reading.confidence, 1) if sure < UNSURE_BELOW)
+        return Scene(self.reading.points, self.reading.bar, dice, self.reading.stacked, cube, unsure)
 
     def to_json(self) -> dict[str, Any]:
         """CONTRACT.md's keys of `pipgammon read`, without ``image`` and ``ms``."""

@@ -830,6 +830,32 @@ def test_stacked_points_count_at_least_and_prefer_the_exact_result() -> None:
     assert events[0]["move"] == wanted.notation
 
 
+def test_a_point_read_unsure_may_be_one_off_but_hides_no_wrong_move() -> None:
+    legal = _result("8/5 6/5")  # White's 8/5 6/5: rulebook point 20 now holds 2
+    seen = list(legal.points)
+    seen[20 - 1] = 1  # a checker half hidden by a die: the camera reads one, unsure
+    assert Scene(tuple(seen), unsure=(20,)) == Scene(tuple(seen))  # a hint, not what is shown
+    referee, dice = _opened()
+    referee.see(Scene(tuple(seen), dice=dice, unsure=(20,)))
+    events = referee.see(Scene(tuple(seen), unsure=(20,)))
+    assert [e.type for e in events] == ["accepted"] and events[0]["move"] == "8/5 6/5"
+    # The same reading, sure of itself, is flagged.
+    referee, dice = _opened()
+    referee.see(Scene(tuple(seen), dice=dice))
+    assert [e.type for e in referee.see(Scene(tuple(seen)))] == ["illegal"]
+    # A checker moved to the wrong point differs at two points: unsure of one, still illegal.
+    wrong = _moved(legal, {20: -1, 21: +1})
+    referee, dice = _opened()
+    referee.see(Scene(wrong.points, dice=dice, unsure=(20,)))
+    events = referee.see(Scene(wrong.points, unsure=(20,)))
+    assert [e.type for e in events] == ["illegal"]
+    # Unsure is one off at most, and never the other colour.
+    far = _moved(legal, {20: -2})
+    referee, dice = _opened()
+    referee.see(Scene(far.points, dice=dice, unsure=(20,)))
+    assert [e.type for e in referee.see(Scene(far.points, unsure=(20,)))] == ["illegal"]
+
+
 def test_teaching_lights_follow_a_lifted_checker() -> None:
     referee, dice = _opened(mode=Mode.TEACH)
     plan = referee.lights
