@@ -5,6 +5,8 @@
     python bench/referee.py --start 0 --games 10 --keep DIR --no-report &
     python bench/referee.py --start 10 --games 10 --keep DIR --no-report
     python bench/referee.py --games 0 --keep DIR
+    # referee the kept frames again with today's code (no rendering), then report:
+    python bench/referee.py --kept --games 20 --keep DIR --no-report
 
 Each game (seeds from 6,000,000: no test uses them) is engine self-play scripted as the
 camera sees it, with injected illegal plays and their corrections, tried-and-taken-back
@@ -60,6 +62,7 @@ from engine.variants import find_variant
 from pipgammon.gnubg import find_gnubg
 from pipgammon.journal import load
 from pipgammon.replay import Replay, export
+from vision.calibration import Calibration
 from vision.synthetic_game import GameScript, Press, ScriptError, Still, script_game, write_calibrated
 
 ORACLE = Path(__file__).resolve().parents[1] / "tests" / "oracle"
@@ -210,12 +213,17 @@ def gnubg_round_trip(mat: Path, events: list[Event], work: Path) -> str:
     return "ok"
 
 
-def pipeline(script: GameScript, folder: Path, size: tuple[int, int] = (2028, 1520),
+def pipeline(script: GameScript, folder: Path, size: tuple[int, int] = (2028, 1520), *, render: bool = True,
              ) -> tuple[list[Event], list[float], Path, Path, Path, int]:
     """The game rendered under a mount calibration accepts, replayed; and how many mounts
-    calibration refused first (a user would move the camera)."""
-    frames, calibration, refused = write_calibrated(script, folder, size)
-    (folder / "calibration.json").write_text(calibration.to_json() + "\n")
+    calibration refused first (a user would move the camera).  Without ``render`` the frames
+    and calibration kept in ``folder`` are replayed again (``refused`` is then 0)."""
+    if render:
+        frames, calibration, refused = write_calibrated(script, folder, size)
+        (folder / "calibration.json").write_text(calibration.to_json() + "\n")
+    else:
+        frames, refused = folder / "frames", 0
+        calibration = Calibration.from_json((folder / "calibration.json").read_text())
     journal = folder / "events.jsonl"
     journal.unlink(missing_ok=True)
     with Replay(calibration, config_of(script), journal) as replay:
@@ -272,9 +280,10 @@ def kill_test(games: list[tuple[GameScript, Path, Path, list[Event]]], kills: in
     return counts
 
 
-def play_game(number: int, work: Path) -> None:
+def play_game(number: int, work: Path, render: bool = True) -> None:
     """Referee game ``number`` through the pipeline; its journal, match and figures stay in
-    ``work/game-NN`` (``result.json``) for `report`."""
+    ``work/game-NN`` (``result.json``) for `report`.  Without ``render`` the frames kept there
+    are refereed again (the same game, the code of today)."""
     variant, length, opening = PLAN[number % len(PLAN)]
     seed = FIRST_SEED + number
     for _ in range(5):
@@ -287,7 +296,10 @@ def play_game(number: int, work: Path) -> None:
     else:
         raise RuntimeError(f"game {number}: five seeds in a row not scripted")
     folder = work / f"game-{number:02d}"
-    events, verdict_ms, _, _, mat, refused = pipeline(script, folder)
+    if not render:
+        refused = json.loads((folder / "result.json").read_text())["refused"]
+    events, verdict_ms, _, _, mat, refused_now = pipeline(script, folder, render=render)
+    refused = refused_now if render else refused
     gnubg = gnubg_round_trip(mat, events, folder) if variant == "standard" else "not standard"
     (folder / "result.json").write_text(json.dumps({"number": number, "seed": seed, "verdict_ms": verdict_ms,
                                                     "refused": refused, "gnubg": gnubg}))
@@ -348,12 +360,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kill-games", type=int, default=4, help="standard games the kills are spread over")
     parser.add_argument("--keep", type=Path, help="keep the rendered games and journals here")
     parser.add_argument("--no-report", action="store_true", help="play the games only (a split run)")
+    parser.add_argument("--kept", action="store_true",
+                        help="referee the frames kept in --keep again instead of rendering them")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     work = args.keep or Path(tempfile.mkdtemp(prefix="pipgammon-bench-"))
     work.mkdir(parents=True, exist_ok=True)
+    if args.kept and not args.keep:
+        parser.error("--kept needs --keep DIR with the games of an earlier run")
     for number in range(args.start, args.start + args.games):
-        play_game(number, work)
+        play_game(number, work, render=not args.kept)
     if args.no_report:
         return 0
     standard = report(work)
