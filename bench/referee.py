@@ -158,12 +158,17 @@ def expected_games(events: list[Event]) -> list[list[tuple[Any, ...]]]:
     steps found by parsing each accepted move from the position before it."""
     games: list[list[tuple[Any, ...]]] = []
     position = Position.start()
+    before = position  # the position an undo returns to
     for event in events:
         d = event.details
         if event.type == "game":
             games.append([])
             position = Position.start()
+        elif event.type == "undo":  # the last play (or no-play) taken back: one per roll in a standard game
+            games[-1].pop()
+            position = before
         elif event.type in ("accepted", "no-play"):
+            before = position
             player = Player.from_label(d["player"])
             dice = sorted(d["dice"])
             steps: list[tuple[int, int]] = []
