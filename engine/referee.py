@@ -111,19 +111,26 @@ def _fit(scene: Scene, position: Position) -> tuple[bool, int]:
 def _read_off(scene: Scene, point: int, seen: int, real: int) -> int:
     """How many checkers ``scene`` may have misread at ``point`` where it shows ``seen`` and
     the board has ``real`` (0: the difference is real)."""
-    if point in scene.stacked and seen * real > 0 and abs(real) > abs(seen):
-        return abs(real) - abs(seen)
     if point in scene.unsure and seen * real >= 0 and abs(real - seen) == 1:
         return 1
+    return _stack_hides(scene, point, seen, real)
+
+
+def _stack_hides(scene: Scene, point: int, seen: int, real: int) -> int:
+    """How many checkers a second layer at a ``stacked`` point can hide from ``seen``."""
+    if point in scene.stacked and seen * real > 0 and abs(real) > abs(seen):
+        return abs(real) - abs(seen)
     return 0
 
 
 def _difference(scene: Scene, position: Position) -> tuple[int, list[int], bool]:
-    """Checkers differing, the points that differ, and whether the bar differs."""
+    """Checkers differing, the points that differ, and whether the bar differs.  (A point read
+    unsure that differs is still shown: the board is not legal anyway, and the camera's best
+    reading is that it differs.)"""
     checkers = 0
     points = []
     for index, (seen, real) in enumerate(zip(scene.points, position.points, strict=True)):
-        if seen == real or _read_off(scene, index + 1, seen, real):
+        if seen == real or _stack_hides(scene, index + 1, seen, real):
             continue
         points.append(index + 1)
         checkers += abs(seen - real) if seen * real >= 0 else abs(seen) + abs(real)
