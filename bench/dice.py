@@ -133,7 +133,7 @@ def score_synthetic(frames: int, size: tuple[int, int], models: Path, config: Di
     """Boards from vision.synthetic (seeds from 3,000,000: no test shares them), each with two
     dice of one colour thrown on it, one in four cocked, and the cube: centred showing 64, or
     on a player's side showing any face."""
-    flat = flat_right = cocked = cocked_flagged = false = cube_right = 0
+    flat = flat_right = flat_cocked = cocked = cocked_flagged = false = cube_right = 0
     times = []
     for seed in range(first_seed, first_seed + frames):
         rng = random.Random(seed)
@@ -171,6 +171,7 @@ def score_synthetic(frames: int, size: tuple[int, int], models: Path, config: Di
                 cocked_flagged += bool(hit and hit.cocked)
             else:
                 flat += 1
+                flat_cocked += bool(hit and hit.cocked)
                 want = "white" if die.colour is Player.WHITE else "black"
                 flat_right += bool(
                     hit and hit.value == die.value and not hit.cocked and hit.colour.value == want
@@ -180,6 +181,7 @@ def score_synthetic(frames: int, size: tuple[int, int], models: Path, config: Di
         "frames": frames,
         "flat": flat,
         "flat_right": flat_right / max(1, flat),
+        "flat_cocked": flat_cocked,
         "cocked": cocked,
         "cocked_flagged": cocked_flagged / max(1, cocked),
         "false": false,
@@ -204,6 +206,8 @@ def main(argv: list[str] | None = None) -> int:
         metavar="N",
         help="also score N synthetic board frames per resolution (0: none)",
     )
+    parser.add_argument("--first-seed", type=int, default=3_000_000,
+                        help="the synthetic boards' first seed (5000000: the tuning boards)")
     parser.add_argument("--no-mirror", action="store_true",
                         help="the reader reads the four quarter turns only, not their mirror images too")
     parser.add_argument("--corrected", action="store_true",
@@ -243,11 +247,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  time per 640x640 photo: {ms} (one thread)")
     models = next(iter(models_for.values()))
     for size in ((1280, 960), (2028, 1520)) if args.synthetic else ():
-        syn = score_synthetic(args.synthetic, size, models, config)
+        syn = score_synthetic(args.synthetic, size, models, config, args.first_seed)
         print(f"synthetic boards {size[0]}x{size[1]}: {syn['frames']} frames")
         print(
             f"  flat dice read right (value, colour) {syn['flat_right']:.2%} of {syn['flat']}   (target 100%)"
         )
+        print(f"  flat dice taken for cocked: {syn['flat_cocked']}   (target 0)")
         print(f"  cocked dice flagged  {syn['cocked_flagged']:.2%} of {syn['cocked']}   (target 100%)")
         print(f"  dice where there are none: {syn['false']}")
         print(f"  cube value and position right: {syn['cube_right']:.2%}   (target 100%)")

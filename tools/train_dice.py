@@ -3,7 +3,8 @@
     pip install torch==2.13.0 onnx      # training only; pipgammon runs the ONNX files with cv2.dnn
 
 The shipped pair was made in rounds, each reader learning from an earlier pair's mistakes
-(``--decoys``):
+(``--decoys``).  Rounds v1 to v4 came before today's defaults; to repeat them add
+``--as-published --reader-widths 16,32,48,64 --cocked-jitter 0.08 --threads 2`` to each:
 
     python tools/train_dice.py --ship --boards 150 --detector-steps 4000 --reader-steps 4000 --out /tmp/v1
     cp -r /tmp/v1 /tmp/v2
@@ -14,13 +15,25 @@ The shipped pair was made in rounds, each reader learning from an earlier pair's
     cp -r /tmp/v3 /tmp/v4
     python tools/train_dice.py --ship --reader-only --boards 400 --reader-steps 6000 \
         --decoys /tmp/v2 --out /tmp/v4                 # more boards: more cubes of each face
-    cp /tmp/v4/*.onnx vision/data/
 
-The held-out figures of docs/dice.md come from the v2 recipe without fold 0's photos:
+Round v5 keeps v4's detector and trains a wider reader (`READER_WIDTHS`) on the corrected
+labels (bench/data/real-dice/corrections.json), with cocked dice off centre (``--cocked-jitter``),
+on one thread (about 40 minutes on a busy 2-core machine):
 
-    python tools/train_dice.py --only-fold 0 --boards 150 --detector-steps 4000 --reader-steps 5000 \
-        --decoys /tmp/v1 --out /tmp/folds
-    python bench/dice.py --models /tmp/folds --folds 5 --only-fold 0
+    cp -r /tmp/v4 /tmp/v5
+    python tools/train_dice.py --ship --reader-only --boards 400 --reader-steps 6000 \
+        --decoys /tmp/v4 --out /tmp/v5
+    cp /tmp/v5/*.onnx vision/data/
+
+The held-out figures of docs/dice.md come from the v5 reader's recipe without fold 0's photos,
+beside v4's detector (which saw them: only the reader is held out), and the same for the v2
+reader's recipe to compare:
+
+    mkdir -p /tmp/folds/fold0 && cp /tmp/v4/dice_detector.onnx /tmp/folds/fold0/
+    python tools/train_dice.py --only-fold 0 --reader-only --boards 150 --reader-steps 6000 \
+        --decoys /tmp/v4 --out /tmp/folds
+    python bench/dice.py --models /tmp/folds --folds 5 --only-fold 0 [--corrected]
+    # v2's reader: --as-published --reader-widths 16,32,48,64 --cocked-jitter 0.08 --reader-steps 5000
 
 (The decoys are mined on the training photos only, never on the fold scored.)
 

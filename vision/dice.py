@@ -11,7 +11,8 @@ ONNX files run by OpenCV's own ``cv2.dnn`` (no PyTorch at run time):
   full-resolution frame, turned to no particular angle, and says 1..6, "cocked", one of
   the cube's faces, or "not a die".  A cocked die shows a foreshortened top face beside a
   second face; the rulebook has such a roll thrown again, so its value is reported but
-  not trusted.
+  not trusted.  Each patch is read in its eight quarter turns and mirror images
+  (`read_crops`), since a die's value does not depend on how it lies.
 
 Reading pips with a network rather than counting blobs is what handles glare, pips on
 a tilted second face and either pip polarity (the failure modes of blob counting).
