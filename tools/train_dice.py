@@ -18,7 +18,7 @@ The shipped pair was made in rounds, each reader learning from an earlier pair's
 
 Round v5 keeps v4's detector and trains a wider reader (`READER_WIDTHS`) on the corrected
 labels (bench/data/real-dice/corrections.json), with cocked dice off centre (``--cocked-jitter``),
-on one thread (about 40 minutes on a busy 2-core machine):
+on one thread (25 minutes on a busy 2-core machine):
 
     cp -r /tmp/v4 /tmp/v5
     python tools/train_dice.py --ship --reader-only --boards 400 --reader-steps 6000 \
