@@ -37,27 +37,53 @@ from vision.dice import DATA, CubeOnBoard, DiceConfig, DieColour, crop_die, find
 PHOTOS = Path(__file__).resolve().parent / "data" / "real-dice"
 
 
-def score(photos: Path, models_for: dict[int, Path], folds: int, config: DiceConfig) -> dict[str, float]:
-    labels = sorted(json.loads((photos / "labels.json").read_text()), key=lambda e: e["file"])
+Truth = tuple[float, float, float, int]  # a labelled die: centre x, y, size (its box's longer side), value
+
+
+def labelled_dice(photos: Path, corrected: bool = False) -> list[tuple[str, list[Truth]]]:
+    """The photos' file names and labelled dice, by file name.  ``corrected``: with the values
+    of ``corrections.json`` (dice whose published label is wrong beyond doubt, each with its
+    reason), where there is one."""
+    entries = sorted(json.loads((photos / "labels.json").read_text()), key=lambda e: e["file"])
+    fixes: dict[tuple[str, tuple[float, ...]], int] = {}
+    path = photos / "corrections.json"
+    if corrected and path.is_file():
+        for fix in json.loads(path.read_text()):
+            fixes[(fix["file"], tuple(fix["box"]))] = int(fix["value"])
+    used = set()
+    out = []
+    for entry in entries:
+        dice = []
+        for d in entry["dice"]:
+            key = (entry["file"], (d["xmin"], d["ymin"], d["xmax"], d["ymax"]))
+            used.add(key)
+            dice.append(
+                (
+                    (d["xmin"] + d["xmax"]) / 2,
+                    (d["ymin"] + d["ymax"]) / 2,
+                    max(d["xmax"] - d["xmin"], d["ymax"] - d["ymin"]),
+                    fixes.get(key, int(d["value"])),
+                )
+            )
+        out.append((entry["file"], dice))
+    if unknown := set(fixes) - used:
+        raise ValueError(f"{path}: no labelled die with file and box {sorted(unknown)[0]}")
+    return out
+
+
+def score(photos: Path, models_for: dict[int, Path], folds: int, config: DiceConfig,
+          corrected: bool = False) -> dict[str, float]:
+    labels = labelled_dice(photos, corrected)
     truth_n = found = read_right = boxes_right = detections = photos_n = 0
     plain = plain_right = 0  # dice whose face reads white or black: the Classic Line's kinds
     times: list[float] = []
     confusions: list[str] = []
-    for i, entry in enumerate(labels):
+    for i, (name, truth) in enumerate(labels):
         if i % folds not in models_for:
             continue
         models = models_for[i % folds]
         photos_n += 1
-        image = cv2.imread(str(photos / "images" / entry["file"]))
-        truth = [
-            (
-                (d["xmin"] + d["xmax"]) / 2,
-                (d["ymin"] + d["ymax"]) / 2,
-                max(d["xmax"] - d["xmin"], d["ymax"] - d["ymin"]),
-                d["value"],
-            )
-            for d in entry["dice"]
-        ]
+        image = cv2.imread(str(photos / "images" / name))
         start = time.perf_counter()
         dice = find_dice(image, config, models)
         times.append((time.perf_counter() - start) * 1000)
@@ -67,7 +93,7 @@ def score(photos: Path, models_for: dict[int, Path], folds: int, config: DiceCon
         for cx, cy, size, value in truth:
             near = [d for d in free if np.hypot(d.centre[0] - cx, d.centre[1] - cy) < 0.4 * size]
             if not near:
-                confusions.append(f"{entry['file']}: missed a {value} at ({cx:.0f}, {cy:.0f})")
+                confusions.append(f"{name}: missed a {value} at ({cx:.0f}, {cy:.0f})")
                 continue
             best = min(near, key=lambda d: np.hypot(d.centre[0] - cx, d.centre[1] - cy))
             free.remove(best)
@@ -77,13 +103,13 @@ def score(photos: Path, models_for: dict[int, Path], folds: int, config: DiceCon
                 plain += 1
                 plain_right += best.value == value
             if best.value != value:
-                confusions.append(f"{entry['file']}: read a {value} as {best.value} at ({cx:.0f}, {cy:.0f})")
+                confusions.append(f"{name}: read a {value} as {best.value} at ({cx:.0f}, {cy:.0f})")
         for d in free:
             confusions.append(
-                f"{entry['file']}: a die where there is none at {tuple(round(c) for c in d.centre)}"
+                f"{name}: a die where there is none at {tuple(round(c) for c in d.centre)}"
             )
         crops = np.stack([crop_die(image, (cx, cy), size) for cx, cy, size, _ in truth])
-        values = read_crops(crops, models)[:, 1:7].argmax(axis=1) + 1
+        values = read_crops(crops, models, config.mirrored)[:, 1:7].argmax(axis=1) + 1
         boxes_right += int(sum(int(v) == t[3] for v, t in zip(values, truth, strict=True)))
     for line in confusions:
         print("  " + line)
@@ -107,7 +133,7 @@ def score_synthetic(frames: int, size: tuple[int, int], models: Path, config: Di
     """Boards from vision.synthetic (seeds from 3,000,000: no test shares them), each with two
     dice of one colour thrown on it, one in four cocked, and the cube: centred showing 64, or
     on a player's side showing any face."""
-    flat = flat_right = cocked = cocked_flagged = false = cube_right = 0
+    flat = flat_right = flat_cocked = cocked = cocked_flagged = false = cube_right = 0
     times = []
     for seed in range(first_seed, first_seed + frames):
         rng = random.Random(seed)
@@ -145,6 +171,7 @@ def score_synthetic(frames: int, size: tuple[int, int], models: Path, config: Di
                 cocked_flagged += bool(hit and hit.cocked)
             else:
                 flat += 1
+                flat_cocked += bool(hit and hit.cocked)
                 want = "white" if die.colour is Player.WHITE else "black"
                 flat_right += bool(
                     hit and hit.value == die.value and not hit.cocked and hit.colour.value == want
@@ -154,6 +181,7 @@ def score_synthetic(frames: int, size: tuple[int, int], models: Path, config: Di
         "frames": frames,
         "flat": flat,
         "flat_right": flat_right / max(1, flat),
+        "flat_cocked": flat_cocked,
         "cocked": cocked,
         "cocked_flagged": cocked_flagged / max(1, cocked),
         "false": false,
@@ -178,6 +206,14 @@ def main(argv: list[str] | None = None) -> int:
         metavar="N",
         help="also score N synthetic board frames per resolution (0: none)",
     )
+    parser.add_argument("--first-seed", type=int, default=3_000_000,
+                        help="the synthetic boards' first seed (5000000: the tuning boards)")
+    parser.add_argument("--no-mirror", action="store_true",
+                        help="the reader reads the four quarter turns only, not their mirror images too")
+    parser.add_argument("--corrected", action="store_true",
+                        help="score with the values of corrections.json (label errors beyond doubt)")
+    parser.add_argument("--spans", default="1", metavar="K,K",
+                        help="read each die from crops cut at these multiples of its size (DiceConfig.spans)")
     args = parser.parse_args(argv)
     if not (args.photos / "labels.json").is_file():
         parser.error(f"--photos {args.photos}: no labels.json there (want images/ and labels.json)")
@@ -192,9 +228,15 @@ def main(argv: list[str] | None = None) -> int:
             )
     else:
         models_for = {0: args.models}
-    result = score(args.photos, models_for, max(1, args.folds), DiceConfig())
+    try:
+        spans = tuple(float(k) for k in args.spans.split(","))
+    except ValueError:
+        parser.error(f"--spans {args.spans}: want numbers separated by commas, like 1,1.15")
+    config = DiceConfig(mirrored=not args.no_mirror, spans=spans)
+    result = score(args.photos, models_for, max(1, args.folds), config, args.corrected)
     kind = f"held-out, {args.folds} folds" if args.folds else "shipped networks, photos seen in training"
-    print(f"real dice photos ({kind}): {result['photos']} photos, {result['dice']} dice")
+    labels = "corrected labels" if args.corrected else "labels as published"
+    print(f"real dice photos ({kind}, {labels}): {result['photos']} photos, {result['dice']} dice")
     print(f"  detection recall     {result['recall']:.2%}   precision {result['precision']:.2%}")
     print(f"  value, found dice    {result['value_of_found']:.2%}   (target >= 99.5%)")
     print(f"  value, labelled box  {result['value_on_labelled_boxes']:.2%}")
@@ -205,11 +247,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  time per 640x640 photo: {ms} (one thread)")
     models = next(iter(models_for.values()))
     for size in ((1280, 960), (2028, 1520)) if args.synthetic else ():
-        syn = score_synthetic(args.synthetic, size, models, DiceConfig())
+        syn = score_synthetic(args.synthetic, size, models, config, args.first_seed)
         print(f"synthetic boards {size[0]}x{size[1]}: {syn['frames']} frames")
         print(
             f"  flat dice read right (value, colour) {syn['flat_right']:.2%} of {syn['flat']}   (target 100%)"
         )
+        print(f"  flat dice taken for cocked: {syn['flat_cocked']}   (target 0)")
         print(f"  cocked dice flagged  {syn['cocked_flagged']:.2%} of {syn['cocked']}   (target 100%)")
         print(f"  dice where there are none: {syn['false']}")
         print(f"  cube value and position right: {syn['cube_right']:.2%}   (target 100%)")

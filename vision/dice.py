@@ -11,7 +11,8 @@ ONNX files run by OpenCV's own ``cv2.dnn`` (no PyTorch at run time):
   full-resolution frame, turned to no particular angle, and says 1..6, "cocked", one of
   the cube's faces, or "not a die".  A cocked die shows a foreshortened top face beside a
   second face; the rulebook has such a roll thrown again, so its value is reported but
-  not trusted.
+  not trusted.  Each patch is read in its eight quarter turns and mirror images
+  (`read_crops`), since a die's value does not depend on how it lies.
 
 Reading pips with a network rather than counting blobs is what handles glare, pips on
 a tilted second face and either pip polarity (the failure modes of blob counting).
@@ -91,6 +92,14 @@ class DiceConfig:
     #: On the board a weaker detector peak is still looked at: a white die on a pale point is a
     #: faint peak, and `physical` and the reader's "not a die" drop what is not a die.
     board_min_score: float = 0.1
+    #: The reader also reads each crop mirrored (`read_crops`); off, it reads the four turns only.
+    mirrored: bool = True
+    #: Each place is read from crops cut at these multiples of the die's size, the log-probabilities
+    #: averaged.
+    spans: tuple[float, ...] = (1.0,)
+    #: On the board a place is read again at the die's true size when the first reading gives
+    #: it at least this probability of being a die at all (`find_objects`).
+    reread_min: float = 0.05
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,25 +231,67 @@ def face_colour(crop: np.ndarray, config: DiceConfig) -> DieColour:
     return DieColour.OTHER
 
 
-def read_crops(crops: np.ndarray, models: Path = DATA) -> np.ndarray:
+def dihedral(crops: np.ndarray, mirrored: bool = True) -> np.ndarray:
+    """Crops (N, H, W, C) in their four quarter turns, then (``mirrored``) the same mirrored:
+    (8N or 4N, H, W, C), view-major (view k of crop i at ``k * N + i``)."""
+    turns = [np.rot90(crops, k, axes=(1, 2)) for k in range(4)]
+    views = turns + [t[:, :, ::-1] for t in turns] if mirrored else turns
+    return np.ascontiguousarray(np.concatenate(views))
+
+
+def read_crops(crops: np.ndarray, models: Path = DATA, mirrored: bool = True) -> np.ndarray:
     """Reader probabilities (N, `CLASSES`) for crops (N, CROP, CROP, 3): `NOT_A_DIE`, 1..6,
     `COCKED`, then the cube's faces from `CUBE`.
 
-    Each crop is read in its four quarter turns and the log-probabilities averaged: a die
-    has no up, and a pip the reader half-misses at one angle it sees at another.
+    Each crop is read in its eight quarter turns and mirror images, and the log-probabilities
+    averaged: a die has no up and no handedness that matters (its value is the same in all
+    eight), and a pip the reader half-misses in one view it sees in another.  The cube's
+    numerals are not mirror-symmetric and the reader never saw a mirrored cube, so its faces
+    are averaged over the four turns only.  ``mirrored=False``: the four turns for every class.
     """
+    return softmax(mean_log_probabilities(crops, models, mirrored))
+
+
+def mean_log_probabilities(crops: np.ndarray, models: Path = DATA, mirrored: bool = True) -> np.ndarray:
+    """`read_crops` before the last normalisation: the views' mean log-probabilities (N, `CLASSES`)."""
     net = _net(models / READER_FILE)
-    turned = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(4)])
-    net.setInput(normalise(turned))
-    logits = np.asarray(net.forward(), np.float64).reshape(4, len(crops), -1)
+    views = 8 if mirrored else 4
+    net.setInput(normalise(dihedral(crops, mirrored)))
+    logits = np.asarray(net.forward(), np.float64).reshape(views, len(crops), -1)
     if logits.shape[2] < CLASSES:  # a reader trained before the cocked or cube classes
         logits = np.pad(logits, ((0, 0), (0, 0), (0, CLASSES - logits.shape[2])), constant_values=-1e9)
     logp = logits - logits.max(axis=2, keepdims=True)
     logp -= np.log(np.exp(logp).sum(axis=2, keepdims=True))
-    mean = logp.mean(axis=0)
-    p = np.exp(mean - mean.max(axis=1, keepdims=True))
+    dice, cube = logp[:, :, :CUBE].mean(axis=0), logp[:4, :, CUBE:].mean(axis=0)  # turns come first
+    mean: np.ndarray = np.concatenate([dice, cube], axis=1)
+    return mean
+
+
+def softmax(scores: np.ndarray) -> np.ndarray:
+    """Rows of log-probabilities, each up to a constant -> probabilities."""
+    p = np.exp(scores - scores.max(axis=1, keepdims=True))
     probabilities: np.ndarray = p / p.sum(axis=1, keepdims=True)
     return probabilities
+
+
+Place = tuple[float, float, float]  # a die's centre x, y and its size, in frame pixels
+
+
+def read_places(frame: np.ndarray, places: list[Place], config: DiceConfig,
+                models: Path = DATA) -> tuple[np.ndarray, np.ndarray]:
+    """The crops round ``places`` (cut at the die's size) and the reader's probabilities: the
+    log-probabilities of the crops cut at each of ``config.spans`` times that size, averaged.
+
+    The cube's faces are taken from the first span only: the spans are for dice (a cocked die's
+    second face), and averaging the cube's faces over them too read a centred 64 as a 4 on the
+    bench (seed 3,000,022)."""
+    spans = [np.stack([crop_die(frame, (x, y), k * size) for x, y, size in places]) for k in config.spans]
+    logp = mean_log_probabilities(np.concatenate(spans), models, config.mirrored).reshape(
+        len(spans), len(places), -1)
+    probabilities = softmax(np.concatenate([logp[:, :, :CUBE].mean(axis=0), logp[0, :, CUBE:]], axis=1))
+    if config.spans[0] == 1.0:
+        return spans[0], probabilities
+    return np.stack([crop_die(frame, (x, y), size) for x, y, size in places]), probabilities
 
 
 def find_objects(frame: np.ndarray, config: DiceConfig = DiceConfig(), models: Path = DATA,
@@ -258,21 +309,25 @@ def find_objects(frame: np.ndarray, config: DiceConfig = DiceConfig(), models: P
     centres = decode_centres(net.forward()[0], config.min_score)
     if not centres:
         return (), ()
-    crops = np.stack([crop_die(frame, (x / scale, y / scale), size / scale) for _, x, y, size in centres])
-    probabilities = read_crops(crops, models)
+    places = [(x / scale, y / scale, size / scale) for _, x, y, size in centres]
+    # Where the dice are read a second time (below), the first reading only sorts the places
+    # out, and the four quarter turns at one span do for that: the cube's faces are read from
+    # them anyway, and the second reading is the dice's.
+    first = config if die_side is None else replace(config, mirrored=False, spans=(1.0,))
+    crops, probabilities = read_places(frame, places, first, models)
     if die_side is not None:
         # The detector's size is a guess a few pixels off, and a crop a quarter too small cuts
         # the corner pips off a 2 or a 3.  Where the die's true size is known, read it again
-        # at that size (the cube, larger than a die, keeps the detector's).
-        dice_like = [i for i, p in enumerate(probabilities) if p[1:CUBE].sum() >= p[CUBE:].sum()]
+        # at that size (the cube, larger than a die, keeps the detector's).  A place surely
+        # not a die (a weak peak on a checker's rim, most of them) is not read again.
+        dice_like = [i for i, p in enumerate(probabilities)
+                     if p[1:CUBE].sum() >= p[CUBE:].sum() and 1.0 - p[NOT_A_DIE] >= config.reread_min]
         if dice_like:
             for i in dice_like:
                 score, x, y, _ = centres[i]
                 centres[i] = (score, x, y, die_side(x / scale, y / scale) * scale)
-            again = np.stack([crop_die(frame, (centres[i][1] / scale, centres[i][2] / scale),
-                                       centres[i][3] / scale) for i in dice_like])
-            crops[dice_like] = again
-            probabilities[dice_like] = read_crops(again, models)
+            again = [(centres[i][1] / scale, centres[i][2] / scale, centres[i][3] / scale) for i in dice_like]
+            crops[dice_like], probabilities[dice_like] = read_places(frame, again, config, models)
     dice: list[Die] = []
     cubes: list[Cube] = []
     # Surest first, so a second peak on the same die (two centres a cell or two apart on a

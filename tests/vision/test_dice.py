@@ -191,3 +191,87 @@ def test_dice_that_cannot_lie_on_the_board_at_once_are_dropped_surest_first() ->
     assert [d.confidence for d in physical(three, None, corners)] == [0.6, 0.7]  # the set has two
     cube = Cube(2, (180, 180, 220, 220), 0.9)
     assert physical([die(200, 200, DieColour.WHITE, 0.9)], cube, corners) == ()
+
+
+def real_die_crops() -> np.ndarray:
+    """Reader crops of the labelled dice of a few real photos."""
+    photos = labelled(every=50)
+    return np.stack([crop_die(image, (cx, cy), size) for image, truth in photos for cx, cy, size, _ in truth])
+
+
+def test_a_die_reads_the_same_turned_or_mirrored() -> None:
+    """The reader averages a crop's eight quarter turns and mirror images, so a die's reading
+    cannot depend on how it lies; the cube's faces (numerals have a handedness) only on its turns."""
+    from vision.dice import CUBE, mean_log_probabilities, read_crops
+
+    crops = real_die_crops()
+    assert len(crops) > 20
+    turned = np.ascontiguousarray(np.rot90(crops, 1, axes=(1, 2)))
+    mirrored = np.ascontiguousarray(crops[:, :, ::-1])
+    np.testing.assert_allclose(read_crops(turned), read_crops(crops), atol=1e-5)
+    logp = mean_log_probabilities(crops)
+    np.testing.assert_allclose(mean_log_probabilities(mirrored)[:, :CUBE], logp[:, :CUBE], atol=1e-4)
+    # Without the mirror images a mirrored die does read differently: the test above can fail.
+    four = mean_log_probabilities(crops, mirrored=False)
+    assert np.abs(mean_log_probabilities(mirrored, mirrored=False)[:, :CUBE] - four[:, :CUBE]).max() > 1e-2
+
+
+def test_the_eight_views_of_a_crop() -> None:
+    from vision.dice import dihedral
+
+    crops = np.arange(2 * 3 * 3 * 1).reshape(2, 3, 3, 1)
+    views = dihedral(crops)
+    assert views.shape == (16, 3, 3, 1)
+    np.testing.assert_array_equal(views[2], np.rot90(crops[0]))  # view 1 (a quarter turn) of crop 0
+    np.testing.assert_array_equal(views[9], crops[1, :, ::-1])  # view 4 (the mirror image) of crop 1
+    assert len({v.tobytes() for v in views[::2]}) == 8  # all eight differ for an asymmetric crop
+    assert dihedral(crops, mirrored=False).shape == (8, 3, 3, 1)
+
+
+def test_a_die_read_at_two_spans_keeps_the_cube_from_the_first() -> None:
+    """`DiceConfig.spans` averages a die's classes over crops of several sizes; the cube's come from
+    the first crop only."""
+    from vision.dice import CUBE, DiceConfig, mean_log_probabilities, read_places, softmax
+
+    image, truth = labelled(every=50)[0]
+    places = [(cx, cy, size) for cx, cy, size, _ in truth]
+    crops, one = read_places(image, places, DiceConfig())
+    assert crops.shape == (len(places), CROP, CROP, 3)
+    np.testing.assert_allclose(one, softmax(mean_log_probabilities(crops)), atol=1e-9)
+    _, two = read_places(image, places, DiceConfig(spans=(1.0, 1.3)))
+    wide = mean_log_probabilities(np.stack([crop_die(image, (x, y), 1.3 * s) for x, y, s in places]))
+    narrow = mean_log_probabilities(crops)
+    want = softmax(np.concatenate([(narrow[:, :CUBE] + wide[:, :CUBE]) / 2, narrow[:, CUBE:]], axis=1))
+    np.testing.assert_allclose(two, want, atol=1e-9)
+    assert np.abs(two - one).max() > 1e-3  # the second span does change the reading
+
+
+def bench_dice() -> object:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_dice", PHOTOS.parents[1] / "dice.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_label_corrections_change_only_the_dice_they_name(tmp_path: Path) -> None:
+    bench = bench_dice()
+    published = bench.labelled_dice(PHOTOS)  # type: ignore[attr-defined]
+    corrected = bench.labelled_dice(PHOTOS, corrected=True)  # type: ignore[attr-defined]
+    fixes = json.loads((PHOTOS / "corrections.json").read_text())
+    changed = [
+        (name, a[3], b[3])
+        for (name, dice), (_, fixed) in zip(published, corrected, strict=True)
+        for a, b in zip(dice, fixed, strict=True)
+        if a != b
+    ]
+    assert sorted(changed) == sorted((f["file"], f["labelled"], f["value"]) for f in fixes)
+    assert all(f["reason"] for f in fixes)
+    # A correction naming no labelled die is an error, not silently ignored.
+    (tmp_path / "labels.json").write_text((PHOTOS / "labels.json").read_text())
+    wrong = dict(fixes[0], box=[1.0, 2.0, 3.0, 4.0])
+    (tmp_path / "corrections.json").write_text(json.dumps([wrong]))
+    with pytest.raises(ValueError, match="no labelled die"):
+        bench.labelled_dice(tmp_path, corrected=True)  # type: ignore[attr-defined]
