@@ -1,0 +1,70 @@
+"""The slot model and its training: mirrored lattices (``--mirror``), and a model that reads them alike."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+
+from engine.position import Position
+from tests.vision.conftest import Setup
+from vision.slot_model import SlotModel
+from vision.templates import WHERE
+from vision.view import GRID, canonical, observe
+
+CELLS = 3 * GRID * GRID * 3
+
+
+def _trainer() -> ModuleType:
+    path = Path(__file__).resolve().parents[2] / "tools" / "train_slot_model.py"
+    spec = importlib.util.spec_from_file_location("train_slot_model", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("train_slot_model", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _flips(row: np.ndarray) -> list[np.ndarray]:
+    lattices = row[:CELLS].reshape(3, GRID, GRID, 3)
+    return [np.flip(lattices, axis=axes).reshape(-1) if axes else lattices.reshape(-1)
+            for axes in ((), (1,), (2,), (1, 2))]
+
+
+def test_mirroring_flips_every_look_of_a_place_the_same_way_and_keeps_where_it_is() -> None:
+    trainer = _trainer()
+    gen = np.random.default_rng(0)
+    lattices = gen.normal(size=(400, CELLS))
+    x = np.concatenate([lattices, np.tile(WHERE[:8], (50, 1))], axis=1).astype(np.float32)
+    out = trainer.mirrored(x, gen)
+    seen = set()
+    for before, after in zip(x, out, strict=True):
+        matches = [k for k, flipped in enumerate(_flips(before)) if np.array_equal(flipped, after[:CELLS])]
+        assert len(matches) == 1, "a place's three looks were not flipped together"
+        seen.add(matches[0])
+        assert np.array_equal(before[CELLS:], after[CELLS:])
+    assert seen == {0, 1, 2, 3}
+
+
+def test_the_shipped_model_reads_a_mirrored_place_as_the_place_itself(setup_factory: Callable[..., Setup],
+                                                                       ) -> None:
+    """A checker seen mirrored is the same checker, and a model that has learnt what a checker
+    does to a difference (not one board's places) reads it the same: a guard for retrained models."""
+    setup = setup_factory(31)
+    model = SlotModel.load()
+    agree, total = 0, 0
+    for scene in ("W 2:3 4:2 6:4 9:1 18:2 bar:1 off:2 | B 24:2 22:3 20:5 14:1 11:2 bar:2",
+                  "W 1:5 2:5 3:5 | B 22:5 23:5 24:5"):
+        frame, _ = setup.frame(Position.from_text(scene))
+        inputs = setup.calibration.templates.inputs(observe(canonical(frame, setup.calibration.corners))[2])
+        kinds = model.probabilities(inputs).argmax(axis=1)
+        for k in range(1, 4):
+            flipped = np.stack([_flips(row)[k] for row in inputs])
+            mirrored = np.concatenate([flipped, inputs[:, CELLS:]], axis=1)
+            agree += int((model.probabilities(mirrored).argmax(axis=1) == kinds).sum())
+            total += len(kinds)
+    assert agree == total, f"{total - agree} of {total} mirrored places read differently"
