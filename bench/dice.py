@@ -2,6 +2,7 @@
 
     python bench/dice.py                                  # the shipped networks, every photo
     python bench/dice.py --models /tmp/dice --folds 5     # held-out folds from tools/train_dice.py
+    python bench/dice.py --synthetic 0 --games DIR        # every roll of bench/referee.py's kept games
 
 With ``--folds K`` the folder holds ``fold0 .. fold{K-1}``, each trained without the photos
 i with i mod K == fold, and each photo is scored by the networks that never saw it: the
@@ -12,6 +13,11 @@ Printed: detection recall and precision (a detection matches a labelled die when
 centre lies within 0.4 die sizes of the label's, one to one), value accuracy on the
 matched dice, value accuracy of the reader alone on the labelled boxes, the share of
 all labelled dice found *and* read right, and the time per photo.
+
+``--games DIR`` reads the dice of every roll in the games `bench/referee.py --keep DIR`
+rendered (the frame where the script's truth says the roll lies still), through
+`pipgammon read`'s whole path with the game's calibration: the dice in context, on
+points, beside checkers, under the game's light, as the referee gets them.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.cube import CUBE_FACES
+from engine.events import Event
 from engine.player import Player
 from vision import synthetic
 from vision.dice import DATA, CubeOnBoard, DiceConfig, DieColour, crop_die, find_dice, on_board, read_crops
@@ -191,6 +198,44 @@ def score_synthetic(frames: int, size: tuple[int, int], models: Path, config: Di
     }
 
 
+def score_games(work: Path) -> dict[str, int]:
+    """The dice of every thrown roll in the kept games of `bench/referee.py` against the truth."""
+    from vision.calibration import Calibration
+    from vision.images import load
+    from vision.observation import observe
+
+    counts = dict.fromkeys(("games", "flat rolls", "flat rolls right", "flat dice", "flat dice right",
+                            "flat rolls called cocked", "cocked rolls", "cocked rolls flagged"), 0)
+    for folder in sorted(work.glob("game-*")):
+        if not (folder / "truth.jsonl").is_file() or not (folder / "calibration.json").is_file():
+            continue
+        counts["games"] += 1
+        calibration = Calibration.from_json((folder / "calibration.json").read_text())
+        for line in (folder / "truth.jsonl").read_text().splitlines():
+            event = Event.from_json(json.loads(line))
+            if event.type not in ("roll", "reroll") or event.details.get("source", "dice") != "dice":
+                continue
+            seen = observe(load(folder / "frames" / event.frame), calibration)
+            mine = [d for d in seen.dice if d.colour.value == event["player"]]
+            called = any(d.cocked for d in mine)
+            if event.type == "reroll":
+                counts["cocked rolls"] += 1
+                counts["cocked rolls flagged"] += called
+                continue
+            want = sorted(event["dice"])
+            flat = [d.value for d in mine if not d.cocked]
+            right = sum(min(flat.count(v), want.count(v)) for v in set(want))
+            counts["flat rolls"] += 1
+            counts["flat dice"] += 2
+            counts["flat dice right"] += right
+            counts["flat rolls right"] += right == 2 and len(mine) == 2
+            counts["flat rolls called cocked"] += called
+            if not (right == 2 and len(mine) == 2):
+                print(f"  {folder.name} {event.frame}: {event['player']} {want} read "
+                      f"{sorted((d.value, d.cocked, round(d.confidence, 2)) for d in mine)}")
+    return counts
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -212,9 +257,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="the reader reads the four quarter turns only, not their mirror images too")
     parser.add_argument("--corrected", action="store_true",
                         help="score with the values of corrections.json (label errors beyond doubt)")
+    parser.add_argument("--games", type=Path, metavar="DIR",
+                        help="also read every roll of the games bench/referee.py kept in DIR")
     parser.add_argument("--spans", default="1", metavar="K,K",
                         help="read each die from crops cut at these multiples of its size (DiceConfig.spans)")
     args = parser.parse_args(argv)
+    if args.games and not args.games.is_dir():
+        parser.error(f"--games {args.games}: not a folder (want bench/referee.py's --keep DIR)")
     if not (args.photos / "labels.json").is_file():
         parser.error(f"--photos {args.photos}: no labels.json there (want images/ and labels.json)")
     cv2.setNumThreads(1)
@@ -258,6 +307,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  cube value and position right: {syn['cube_right']:.2%}   (target 100%)")
         ms = f"median {syn['median_ms']:.1f} ms, p95 {syn['p95_ms']:.1f} ms"
         print(f"  dice per frame (playing area only): {ms}")
+    if args.games:
+        games = score_games(args.games)
+        print(f"the referee bench's games in {args.games}: {games['games']} games")
+        print(f"  flat rolls read right (both dice, none called cocked) {games['flat rolls right']} of "
+              f"{games['flat rolls']}; flat dice read right {games['flat dice right']} of "
+              f"{games['flat dice']}")
+        print(f"  flat rolls with a die called cocked: {games['flat rolls called cocked']}   (target 0)")
+        print(f"  cocked rolls flagged {games['cocked rolls flagged']} of {games['cocked rolls']}"
+              "   (target all)")
     return 0
 
 
