@@ -258,7 +258,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corrected", action="store_true",
                         help="score with the values of corrections.json (label errors beyond doubt)")
     parser.add_argument("--games", type=Path, metavar="DIR",
-                        help="also read every roll of the games bench/referee.py kept in DIR")
+                        help="also read every roll of the games bench/referee.py kept in DIR "
+                             "(with the networks in vision/data, as `pipgammon read` does)")
     parser.add_argument("--spans", default="1", metavar="K,K",
                         help="read each die from crops cut at these multiples of its size (DiceConfig.spans)")
     args = parser.parse_args(argv)
