@@ -342,17 +342,16 @@ class Referee:
 
     def _overrule(self, frame: str, out: list[Event]) -> bool:
         """End-turn held long: the players overrule the referee where the camera can be wrong.
-        A play flagged illegal is recorded as its nearest legal result (``by: overruled``);
-        dice called cocked are taken as they lie (``roll`` with ``source: overruled``).
+        A play flagged illegal is recorded as when the players carry on (`_go_on`: the roll that
+        fits the board, else the nearest legal result; ``by: overruled``); dice called cocked
+        are taken as they lie (``roll`` with ``source: overruled``).
         False when there is nothing to overrule (the press is then an ordinary end-turn)."""
         game = self._match.game
         if not self._started or self._match.is_over or self._awaiting_setup:
             return False
-        if self._illegal is not None and self._is_playing():
-            nearest = [line for line in self._lines() if line.moves == self._illegal.details.get("nearest")]
-            if nearest:
-                self._accept(nearest[0], frame, out, "overruled", [])
-                return True
+        if self._illegal is not None and game.asks is Ask.PLAY and self._scene is not None \
+                and self._go_on(self._scene, frame, out, "overruled"):
+            return True
         if game.phase is Phase.ON_ROLL and self._cocked_call is not None and game.turn is not None:
             self._emit(out, "roll", frame, player=game.turn.label, dice=list(self._cocked_call),
                        source="overruled")
@@ -860,14 +859,21 @@ class Referee:
         game = self._match.game
         if (self._illegal is None and not self._replay) or game.progress is None or game.asks is not Ask.PLAY:
             return False
-        player = game.progress.player
-        if not _threw(fresh, player.opponent):
+        if not _threw(fresh, game.progress.player.opponent):
             return False
+        return self._go_on(scene, frame, out, "carried-on")
+
+    def _go_on(self, scene: Scene, frame: str, out: list[Event], by: str) -> bool:
+        """Record the flagged (or replayed) turn as the players went on (`_carried_on`, or
+        `_overrule`): with the roll that fits the board when the roll read was misread, else as
+        the nearest legal result of the roll read; ``by`` says why."""
+        game = self._match.game
+        assert game.progress is not None
         before = self._before_roll
         if before is not None and game.progress.rolls == 1 and before.game.position == game.position \
                 and not _fit(scene, game.position)[0]:
             high, low = sorted(self._dice(), reverse=True)
-            if self._infer_roll(before, player, scene, frame, out, by="carried-on", read=(high, low),
+            if self._infer_roll(before, game.progress.player, scene, frame, out, by=by, read=(high, low),
                                 rethrow=True):
                 return True
         if self._illegal is None:
@@ -875,7 +881,7 @@ class Referee:
         nearest = [line for line in self._lines() if line.moves == self._illegal.details.get("nearest")]
         if not nearest:
             return False
-        self._accept(nearest[0], frame, out, "carried-on", [])
+        self._accept(nearest[0], frame, out, by, [])
         return True
 
     def _is_playing(self) -> bool:

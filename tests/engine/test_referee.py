@@ -583,6 +583,14 @@ def test_end_turn_held_long_overrules_the_referee() -> None:
     events = referee.press(long_press)
     assert [(e.type, e.details.get("by")) for e in events] == [("accepted", "overruled")]
     assert events[0]["move"] == "8/5 6/5" and referee.match.game.turn is Player.BLACK
+    # A die misread: held long, the roll that fits the board is recorded (as when carrying on).
+    referee, _, played = _misread_turn()
+    referee.see(Scene.of(played, dice=(("black", 4, False), ("black", 1, False))))
+    assert [e.type for e in referee.see(Scene.of(played))] == ["illegal"]
+    events = referee.press(long_press)
+    assert [(e.type, e.details.get("source"), e.details.get("by")) for e in events] == [
+        ("rethrow", None, None), ("roll", "inferred", None), ("accepted", None, "overruled")]
+    assert events[1]["dice"] == [4, 2] and referee.match.game.position == played
     # Dice called cocked, held long: the roll as it lies, and its no-play when nothing moves.
     referee, position = _on_the_bar(1)
     referee.see(Scene.of(position, dice=(("white", 6, True), ("white", 2, False))))
