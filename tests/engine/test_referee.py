@@ -495,7 +495,8 @@ def test_a_roll_the_camera_missed_is_worked_out_from_the_board_when_the_opponent
     referee, _ = _opened()
     referee.see(Scene.of(white))
     events = referee.see(Scene.of(black, dice=(("white", 4, True), ("white", 2, False))))
-    assert [(e.type, e["player"]) for e in events] == [("roll", "black"), ("accepted", "black"), ("reroll", "white")]
+    assert [(e.type, e["player"]) for e in events] == [
+        ("roll", "black"), ("accepted", "black"), ("reroll", "white")]
     # A board no roll explains stays unexplained: White's dice are void until Black's turn is seen.
     referee, _ = _opened()
     referee.see(Scene.of(white))
@@ -506,7 +507,8 @@ def test_a_roll_the_camera_missed_is_worked_out_from_the_board_when_the_opponent
 
 def _on_the_bar(open_point: int) -> tuple[Referee, Position]:
     """White on the bar, to roll, against Black holding every entry point but ``open_point``."""
-    position = Position.from_points({p: -2 for p in range(1, 7) if p != open_point} | {12: 13, 13: 1}, bar=(1, 0))
+    blocks = {p: -2 for p in range(1, 7) if p != open_point}
+    position = Position.from_points(blocks | {12: 13, 13: 1}, bar=(1, 0))
     referee, _ = _opened()
     referee._match = _at(referee.match, position, Player.WHITE)  # a test shortcut to a position
     return referee, position
