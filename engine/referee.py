@@ -778,14 +778,16 @@ class Referee:
         if verdict is None or verdict.type != "no-play" or verdict["player"] != opponent.label \
                 or self._undo_to is None or self._undo_before_roll is None or not self._roll_dice:
             return False
-        if not _threw(fresh, player) or _fit(scene, self._match.game.position)[0] \
-                or not self._fitting_rolls(self._undo_before_roll, opponent, scene, None):
+        if not _threw(fresh, player) or _fit(scene, self._match.game.position)[0]:
+            return False
+        high, low = sorted(verdict["dice"], reverse=True)
+        fits = self._fitting_rolls(self._undo_before_roll, opponent, scene, (high, low))
+        if not fits:
             return False
         self._emit(out, "undo", frame, player=opponent.label)
-        assert self._before_roll is not None  # (the undo restored it)
-        high, low = sorted(self._dice(), reverse=True)
-        return self._infer_roll(self._before_roll, opponent, scene, frame, out, by="carried-on",
-                                read=(high, low), rethrow=True)
+        self._record_inferred(fits, opponent, scene, frame, out, by="carried-on", read=(high, low),
+                              rethrow=True)
+        return True
 
     def _fitting_rolls(self, before: Match, player: Player, scene: Scene,
                        read: tuple[int, int] | None) -> list[tuple[int, int, tuple[int, int], Play]]:
@@ -813,8 +815,14 @@ class Referee:
         any) and its play accepted ``by``; with ``rethrow`` the roll read was recorded and is
         taken back first."""
         fits = self._fitting_rolls(before, player, scene, read)
-        if not fits:
-            return False
+        if fits:
+            self._record_inferred(fits, player, scene, frame, out, by=by, read=read, rethrow=rethrow)
+        return bool(fits)
+
+    def _record_inferred(self, fits: list[tuple[int, int, tuple[int, int], Play]], player: Player,
+                         scene: Scene, frame: str, out: list[Event], *, by: str,
+                         read: tuple[int, int] | None, rethrow: bool) -> None:
+        """Record the best of ``fits`` (`_fitting_rolls`) as `_infer_roll` says."""
         roll = fits[0][2]
         others = sorted({f"{a}-{b}" for _, _, (a, b), _ in fits} - {f"{roll[0]}-{roll[1]}"})
         if rethrow:
@@ -824,7 +832,6 @@ class Referee:
                    **({"ambiguous": others} if others else {}), **({"read": list(read)} if read else {}))
         line = next(line for line in self._lines() if _fit(scene, line.result)[0])
         self._accept(line, frame, out, by, [])
-        return True
 
     def _rethrown(self, fresh: list[tuple[str, int, bool]], scene: Scene, frame: str,
                   out: list[Event]) -> bool:
