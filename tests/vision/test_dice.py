@@ -92,6 +92,47 @@ def test_colour_of_the_face() -> None:
     )
 
 
+def test_a_black_die_in_bright_light_is_told_by_its_light_pips() -> None:
+    """On the board (two colours) a black face lit to a grey of 95, past the dark split, is
+    still black: between the split and a white face's brightness the pips decide."""
+    from vision.dice import DiceConfig, face_colour
+
+    config = DiceConfig(two_colours=True)
+    image = np.full((300, 300, 3), (60, 80, 150), np.uint8)
+    cv2.rectangle(image, (120, 120), (170, 170), (95, 95, 95), -1)
+    for x, y in ((132, 132), (158, 132), (132, 158), (158, 158)):
+        cv2.circle(image, (x, y), 5, (235, 235, 235), -1)
+    assert face_colour(crop_die(image, (145, 145), 50), config) is DieColour.BLACK
+    image[120:171, 120:171][np.all(image[120:171, 120:171] == 95, axis=2)] = 150  # a white die in shadow
+    image[np.all(image == 235, axis=2)] = 40
+    assert face_colour(crop_die(image, (145, 145), 50), config) is DieColour.WHITE
+
+
+def test_a_die_is_read_where_it_lies_not_where_the_detector_guessed() -> None:
+    """A place a third of a side off a 2 (the detector's worst are half a side off) cuts into
+    its corner pip; the reader's own sense of "a die here" brings it back onto the die, and the
+    2 is read as a 2.  A place on bare board is not dragged onto anything."""
+    from vision.dice import DiceConfig, centre_on_dice, read_places
+
+    config = DiceConfig(two_colours=True)
+    spec = DieSpec(2, Player.BLACK)
+    for seed in range(3):
+        rng = random.Random(40 + seed)
+        style = synthetic.Style.random(rng, hand=False)
+        frame, truth = synthetic.render(synthetic.random_scene(rng, 2), rng, dice=(spec,), style=style,
+                                        size=(2028, 1520))
+        (die,) = truth.dice
+        (x, y), side = die.centre, die.side
+        off = [(x + 0.3 * side, y - 0.2 * side, side)]
+        (moved,) = centre_on_dice(frame, off, config)
+        assert np.hypot(moved[0] - x, moved[1] - y) < 0.2 * side, (seed, moved, die.centre)
+        _, p = read_places(frame, [moved], config)
+        assert int(np.argmax(p[0])) == 2, (seed, np.round(p[0], 2))
+        assert centre_on_dice(frame, off, DiceConfig(recentre=())) == off
+        bare = [(truth.corners[0][0] * 0.5 + truth.corners[2][0] * 0.5, 20.0, side)]
+        assert centre_on_dice(frame, bare, config) == bare
+
+
 def test_crop_is_square_round_the_centre() -> None:
     image = np.zeros((200, 300, 3), np.uint8)
     cv2.rectangle(image, (100, 50), (139, 89), (255, 255, 255), -1)  # a 40 px square at (119.5, 69.5)
