@@ -736,11 +736,18 @@ class Referee:
         which some legal play gives exactly this board (preferring the values last called
         cocked).  It is recorded with ``source: inferred`` and the play ``by: inferred``; when
         several rolls fit, the others are listed in ``ambiguous``.  Only one-stage turns are
-        inferred."""
+        inferred.
+
+        After dice called cocked, ``player``'s own new throw over a changed board is the same
+        signal: they played the dice as flat, so the roll is worked out as above and the new
+        throw is then out of turn (void), not the throw asked for (game 16 of the referee
+        bench, where a flat 1 was called cocked).  Without a legal play that fits, the new
+        throw is read as the roll as before."""
         game = self._match.game
         if game.announced is not None or game.chooser is not None:
             return False
-        if not _threw(fresh, player.opponent) or _fit(scene, game.position)[0]:
+        again = self._cocked_call is not None and _threw(fresh, player)
+        if not (_threw(fresh, player.opponent) or again) or _fit(scene, game.position)[0]:
             return False
         return self._infer_roll(self._match, player, scene, frame, out, by="inferred", read=self._cocked_call,
                                 rethrow=False)

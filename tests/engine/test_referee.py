@@ -572,6 +572,23 @@ def test_dice_called_cocked_that_the_players_take_as_flat() -> None:
     assert [(e.type, e.details.get("source"), e.details.get("by")) for e in events] == [
         ("roll", "inferred", None), ("accepted", None, "inferred"), ("roll", None, None)]
     assert events[0]["dice"] == [6, 2] and events[0]["read"] == [6, 2]
+    # Played as it lay, then White throws again out of turn: the played roll is worked out,
+    # and the new throw is void, not the throw that was asked for.
+    referee, position = _on_the_bar(2)
+    referee.see(Scene.of(position, dice=called))
+    referee.see(Scene.of(played))
+    events = referee.see(Scene.of(played, dice=(("white", 4, False), ("white", 4, False))))
+    assert [(e.type, e.details.get("source"), e.details.get("by")) for e in events] == [
+        ("roll", "inferred", None), ("accepted", None, "inferred"), ("void-roll", None, None)]
+    assert events[0]["dice"] == [6, 2] and events[2]["player"] == "white"
+    assert referee.match.game.turn is Player.BLACK
+    _assert_journal_replays(referee, 2)
+    # Thrown again over the board as it was: that is the throw asked for.
+    referee, position = _on_the_bar(2)
+    referee.see(Scene.of(position, dice=called))
+    referee.see(Scene.of(position))
+    events = referee.see(Scene.of(position, dice=(("white", 5, False), ("white", 2, False))))
+    assert [(e.type, sorted(e["dice"])) for e in events] == [("roll", [2, 5])]
 
 
 def test_end_turn_held_long_overrules_the_referee() -> None:
