@@ -101,8 +101,10 @@ class DiceConfig:
     #: On the board a place is read again at the die's true size when the first reading gives
     #: it at least this probability of being a die at all (`find_objects`).
     reread_min: float = 0.05
-    #: Before a die is read, its centre is looked for on rings of these radii (in die sides)
-    #: round the detector's, eight places on each (`centre_on_dice`); empty: the detector's.
+    #: A die read with less confidence than this, or called cocked, is looked for on rings of
+    #: these radii (in die sides) round the detector's centre, eight places on each, and read
+    #: again where it was found (`centre_on_dice`); empty: never.
+    sure: float = 0.95
     recentre: tuple[float, ...] = (0.25,)
 
 
@@ -312,10 +314,10 @@ def centre_on_dice(frame: np.ndarray, places: list[Place], config: DiceConfig,
     in the four turns: read only as cut, they chose places that had twice as many flat dice
     called cocked on the referee bench's games (docs/dice.md).
 
-    A place the reader does not take for a die at the detector's centre (`DiceConfig.min_read`)
-    stays there: the best of nine places on a dark checker's rim would now and then pass for a
-    die, and a die is taken for one where the detector put it (on the bench, every die found
-    was, at 0.9 or more).
+    Only dice read with doubt are looked for (`_doubtful`): the search reads nine patches in four
+    views each, and a die read surely where the detector put it is read right.  A place not taken
+    for a die there is never moved: the best of nine places on a dark checker's rim would now and
+    then pass for a die.
     """
     if not config.recentre or not places:
         return places
@@ -323,9 +325,18 @@ def centre_on_dice(frame: np.ndarray, places: list[Place], config: DiceConfig,
                             for r in config.recentre for a in np.arange(8) * np.pi / 4]
     candidates = [(x + dx * size, y + dy * size, size) for x, y, size in places for dx, dy in steps]
     _, p = read_places(frame, candidates, replace(config, mirrored=False, spans=(1.0,)), models)
-    not_a_die = p[:, NOT_A_DIE].reshape(len(places), len(steps))
-    best = np.where(not_a_die[:, 0] <= 1.0 - config.min_read, not_a_die.argmin(axis=1), 0)
+    best = p[:, NOT_A_DIE].reshape(len(places), len(steps)).argmin(axis=1)
     return [candidates[i * len(steps) + int(k)] for i, k in enumerate(best)]
+
+
+def _doubtful(p: np.ndarray, config: DiceConfig) -> bool:
+    """Reader probabilities ``p`` of a place that is a die (not the cube) read with less than
+    `DiceConfig.sure` confidence in its value, or called cocked."""
+    seen = 1.0 - p[NOT_A_DIE]
+    if seen < config.min_read or p[CUBE:].sum() > p[1:CUBE].sum():
+        return False
+    value = int(np.argmax(p[1:COCKED])) + 1
+    return bool(p[value] < config.sure * seen or p[COCKED] >= config.cocked_odds * p[value])
 
 
 def find_objects(frame: np.ndarray, config: DiceConfig = DiceConfig(), models: Path = DATA,
@@ -359,10 +370,21 @@ def find_objects(frame: np.ndarray, config: DiceConfig = DiceConfig(), models: P
         if dice_like:
             guessed = [(x / scale, y / scale, die_side(x / scale, y / scale))
                        for _, x, y, _ in (centres[i] for i in dice_like)]
-            again = centre_on_dice(frame, guessed, config, models)
-            for i, (x, y, size) in zip(dice_like, again, strict=True):
+            crops[dice_like], probabilities[dice_like] = read_places(frame, guessed, config, models)
+            # A die read with doubt (or called cocked) may have been cut off its centre: look
+            # for it round there, and read it again where it was found.
+            doubtful = [k for k, i in enumerate(dice_like) if _doubtful(probabilities[i], config)]
+            found = centre_on_dice(frame, [guessed[k] for k in doubtful], config, models)
+            moved = [(dice_like[k], place) for k, place in zip(doubtful, found, strict=True)
+                     if place != guessed[k]]
+            if moved:
+                again = [i for i, _ in moved]
+                crops[again], probabilities[again] = read_places(frame, [place for _, place in moved], config,
+                                                                 models)
+            for i, (x, y, size) in zip(dice_like, guessed, strict=True):
                 centres[i] = (centres[i][0], x * scale, y * scale, size * scale)
-            crops[dice_like], probabilities[dice_like] = read_places(frame, again, config, models)
+            for i, (x, y, size) in moved:
+                centres[i] = (centres[i][0], x * scale, y * scale, size * scale)
     dice: list[Die] = []
     cubes: list[Cube] = []
     # Surest first, so a second peak on the same die (two centres a cell or two apart on a
