@@ -329,14 +329,22 @@ def centre_on_dice(frame: np.ndarray, places: list[Place], config: DiceConfig,
     return [candidates[i * len(steps) + int(k)] for i, k in enumerate(best)]
 
 
+def _face(p: np.ndarray, config: DiceConfig) -> tuple[int, bool]:
+    """The likeliest value in a die's reader probabilities ``p``, and whether the die is cocked:
+    that is `DiceConfig.cocked_odds` times likelier than the value (the roll is thrown again
+    anyway)."""
+    value = int(np.argmax(p[1:COCKED])) + 1
+    return value, bool(p[COCKED] >= config.cocked_odds * p[value])
+
+
 def _doubtful(p: np.ndarray, config: DiceConfig) -> bool:
     """Reader probabilities ``p`` of a place that is a die (not the cube) read with less than
     `DiceConfig.sure` confidence in its value, or called cocked."""
     seen = 1.0 - p[NOT_A_DIE]
     if seen < config.min_read or p[CUBE:].sum() > p[1:CUBE].sum():
         return False
-    value = int(np.argmax(p[1:COCKED])) + 1
-    return bool(p[value] < config.sure * seen or p[COCKED] >= config.cocked_odds * p[value])
+    value, cocked = _face(p, config)
+    return cocked or bool(p[value] < config.sure * seen)
 
 
 def find_objects(frame: np.ndarray, config: DiceConfig = DiceConfig(), models: Path = DATA,
@@ -381,9 +389,7 @@ def find_objects(frame: np.ndarray, config: DiceConfig = DiceConfig(), models: P
                 again = [i for i, _ in moved]
                 crops[again], probabilities[again] = read_places(frame, [place for _, place in moved], config,
                                                                  models)
-            for i, (x, y, size) in zip(dice_like, guessed, strict=True):
-                centres[i] = (centres[i][0], x * scale, y * scale, size * scale)
-            for i, (x, y, size) in moved:
+            for i, (x, y, size) in [*zip(dice_like, guessed, strict=True), *moved]:
                 centres[i] = (centres[i][0], x * scale, y * scale, size * scale)
     dice: list[Die] = []
     cubes: list[Cube] = []
@@ -404,9 +410,7 @@ def find_objects(frame: np.ndarray, config: DiceConfig = DiceConfig(), models: P
             face = int(np.argmax(p[CUBE:]))
             cubes.append(Cube(CUBE_FACES[face], box, float(p[CUBE + face] / seen)))
             continue
-        value = int(np.argmax(p[1:COCKED])) + 1
-        # Cocked when that is likelier than any one value: the roll is thrown again anyway.
-        cocked = bool(p[COCKED] >= config.cocked_odds * p[value])
+        value, cocked = _face(p, config)
         confidence = float(max(p[value], p[COCKED]) / seen)
         dice.append(Die(value, face_colour(crop, config), cocked, box, confidence))
     return tuple(sorted(dice, key=lambda d: d.centre)), tuple(cubes)
