@@ -73,3 +73,26 @@ def test_motion_sees_a_die_sized_change_and_not_noise() -> None:
     assert motion(shrink(frame), shrink(noisy)) <= config.still
     assert motion(shrink(frame), shrink(moved)) > config.still
     assert motion(None, shrink(frame)) == float("inf")
+
+
+def test_the_benchmark_tells_scenes_wrong_only_where_they_say_not_to_trust_them() -> None:
+    """bench/stabiliser.py counts, among the wrong scenes, those that differ only in a cocked die's
+    face or at an unsure point one off of the same colour: what the referee does not trust."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "bench" / "stabiliser.py"
+    spec = importlib.util.spec_from_file_location("bench_stabiliser", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    points = (0,) * 23 + (2,)
+    truth = Scene(points, dice=(("white", 1, True), ("white", 5, False)))
+    assert bench.untrusted_only(Scene(points, dice=(("white", 4, True), ("white", 5, False))), truth)
+    assert not bench.untrusted_only(Scene(points, dice=(("white", 4, False), ("white", 5, False))), truth)
+    assert not bench.untrusted_only(Scene(points, dice=(("white", 1, True), ("white", 6, False))), truth)
+    one_off = (0,) * 23 + (1,)
+    assert bench.untrusted_only(Scene(one_off, dice=truth.dice, unsure=(24,)), truth)
+    assert not bench.untrusted_only(Scene(one_off, dice=truth.dice), truth)
+    assert not bench.untrusted_only(Scene((0,) * 23 + (-1,), dice=truth.dice, unsure=(24,)), truth)
+    assert not bench.untrusted_only(Scene(points, (1, 0), truth.dice), truth)
