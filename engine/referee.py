@@ -598,7 +598,8 @@ class Referee:
             if self._moved_after_no_play(player, scene, fresh, frame, out) \
                     or self._cocked_overruled(player, scene, fresh, frame, out):
                 return True
-            if self._missed_roll(player, scene, fresh, frame, out):
+            if self._missed_roll(player, scene, fresh, frame, out) \
+                    or self._cocked_played(player, scene, frame, out):
                 return True
             return self._read_roll(player, fresh, frame, out)
         if game.phase is Phase.DOUBLED:
@@ -751,6 +752,27 @@ class Referee:
             return False
         return self._infer_roll(self._match, player, scene, frame, out, by="inferred", read=self._cocked_call,
                                 rethrow=False)
+
+    def _cocked_played(self, player: Player, scene: Scene, frame: str, out: list[Event]) -> bool:
+        """``player``'s dice were called cocked, yet they are picked up from a board on which
+        ``player`` has moved: the players took the dice as flat (a flat die the camera saw
+        tilted), and picking them up ends the turn as it does after any roll.  The roll is
+        recorded as read (``source: overruled``) and the board judged at once: a legal result
+        is accepted, anything else is flagged on the points that differ.  Waiting for the
+        re-throw instead let an illegal play made and put right in the meantime pass unflagged
+        (game 13 of the referee bench).  A board that no play of ``player``'s can make (an
+        opponent's checker where there was none, a checker more of either side) is misread,
+        not played, and the re-throw is still awaited."""
+        game = self._match.game
+        call = self._cocked_call
+        if call is None or game.announced is not None or game.chooser is not None:
+            return False
+        if any(colour == player.label for colour, _, _ in scene.dice) or _fit(scene, game.position)[0] \
+                or not _moved_by(scene, game.position, player):
+            return False
+        self._emit(out, "roll", frame, player=player.label, dice=list(call), source="overruled")
+        self._track_dice(scene)  # the dice are off the board: `_moving` takes that as the end signal
+        return True
 
     def _cocked_overruled(self, player: Player, scene: Scene, fresh: list[tuple[str, int, bool]], frame: str,
                           out: list[Event]) -> bool:
@@ -1271,6 +1293,25 @@ class Referee:
                     for point in path[path.index(lifted) + 1:]:
                         lamps.add(f"off-{colour}" if point == "off" else _lamp(point))
         return lamps
+
+
+def _moved_by(scene: Scene, position: Position, mover: Player) -> bool:
+    """Whether ``scene`` can show ``position`` after ``mover`` moved checkers, legally or not:
+    the opponent's checkers have only left points (hit to the bar, or pinned under one of the
+    mover's), none of either side's has come from nowhere, and the mover's bar has not grown."""
+    sign = 1 if mover is Player.WHITE else -1
+    them = mover.opponent
+    gone = mine_seen = mine_before = 0
+    for seen, real in zip(scene.points, position.points, strict=True):
+        theirs_seen, theirs_before = max(-sign * seen, 0), max(-sign * real, 0)
+        if theirs_seen > theirs_before:
+            return False
+        gone += theirs_before - theirs_seen
+        mine_seen += max(sign * seen, 0)
+        mine_before += max(sign * real, 0)
+    hit = scene.bar[them] - position.bar[them]
+    return 0 <= hit <= gone and scene.bar[mover] <= position.bar[mover] \
+        and mine_seen + scene.bar[mover] <= mine_before + position.bar[mover]
 
 
 def _threw(fresh: list[tuple[str, int, bool]], player: Player) -> bool:

@@ -563,11 +563,41 @@ def test_dice_called_cocked_that_the_players_take_as_flat() -> None:
     referee.see(Scene.of(position, dice=called))
     events = referee.see(Scene.of(position, dice=(("black", 5, False), ("black", 3, False))))
     assert [e.type for e in events] == ["void-roll"]
-    # Played as it lay: the roll is worked out from the board, the values called cocked first.
+    # Played as it lay, and the dice picked up: the turn ends as after any roll, with the
+    # values called cocked.
     referee, position = _on_the_bar(2)
     referee.see(Scene.of(position, dice=called))
     played = legal_plays(position, Player.WHITE, Roll(6, 2)).parse("bar/23 13/7").result
-    referee.see(Scene.of(played))
+    events = referee.see(Scene.of(played))
+    assert [(e.type, e.details.get("source"), e.details.get("by")) for e in events] == [
+        ("roll", "overruled", None), ("accepted", None, "dice")]
+    assert events[0]["dice"] == [6, 2] and referee.match.game.turn is Player.BLACK
+    _assert_journal_replays(referee, 2)
+    # So an illegal play made with dice called cocked is flagged when they are picked up, and
+    # the board put right is accepted (game 13 of the referee bench: it went unflagged while
+    # the referee waited for the re-throw).
+    referee, position = _on_the_bar(2)
+    referee.see(Scene.of(position, dice=called))
+    landed = max(i + 1 for i in range(24) if played.points[i] > position.points[i])
+    wrong = _moved(played, {landed: -1, landed + 1: +1})  # a checker one point too far
+    events = referee.see(wrong)
+    assert [(e.type, e.details.get("source")) for e in events] == [("roll", "overruled"), ("illegal", None)]
+    nearest = legal_plays(position, Player.WHITE, Roll(6, 2)).parse(events[1]["nearest"]).result
+    assert events[1]["points"] == [p for p in range(1, 25) if wrong.points[p - 1] != nearest.points[p - 1]]
+    assert [(e.type, e.details.get("to")) for e in referee.see(Scene.of(position))] == [("corrected", "start")]
+    assert [(e.type, e.details.get("move")) for e in referee.see(Scene.of(played))] == [
+        ("accepted", "bar/23 13/7")]
+    # A board no play of White's makes is misread, not played: the re-throw is still awaited.
+    referee, position = _on_the_bar(2)
+    referee.see(Scene.of(position, dice=called))
+    assert referee.see(_moved(position, {20: -1})) == []  # a Black checker from nowhere
+    events = referee.see(Scene.of(position, dice=(("white", 5, False), ("white", 2, False))))
+    assert [(e.type, sorted(e["dice"])) for e in events] == [("roll", [2, 5])]
+    # Played as it lay, the pick-up never seen still (the next throw came at once): the roll is
+    # worked out from the board, the values called cocked first.
+    referee, position = _on_the_bar(2)
+    referee.see(Scene.of(position, dice=called))
+    referee.see(Scene.of(played, dice=called))
     events = referee.see(Scene.of(played, dice=(("black", 5, False), ("black", 3, False))))
     assert [(e.type, e.details.get("source"), e.details.get("by")) for e in events] == [
         ("roll", "inferred", None), ("accepted", None, "inferred"), ("roll", None, None)]
@@ -576,7 +606,7 @@ def test_dice_called_cocked_that_the_players_take_as_flat() -> None:
     # and the new throw is void, not the throw that was asked for.
     referee, position = _on_the_bar(2)
     referee.see(Scene.of(position, dice=called))
-    referee.see(Scene.of(played))
+    referee.see(Scene.of(played, dice=called))
     events = referee.see(Scene.of(played, dice=(("white", 4, False), ("white", 4, False))))
     assert [(e.type, e.details.get("source"), e.details.get("by")) for e in events] == [
         ("roll", "inferred", None), ("accepted", None, "inferred"), ("void-roll", None, None)]
