@@ -135,6 +135,36 @@ def test_a_die_is_read_where_it_lies_not_where_the_detector_guessed() -> None:
         assert not _doubtful(read_places(frame, bare, config)[1][0], config)
 
 
+#: Crops of frames of the referee bench's games (bench/referee.py, rendered by
+#: vision/synthetic_game.py), each with the die's place (centre x, y and side, in pixels) as
+#: `on_board` found it, and its value.
+FIXTURES = Path(__file__).parent / "data" / "dice"
+FLAT_BY_A_STRIPE = (("flat-1-by-a-dark-point.png", (51.9, 51.87, 34.56), 1),  # game 16, frame 477
+                    ("flat-3-on-a-pale-point.png", (53.01, 53.21, 35.2), 3))  # game 1, frame 98
+COCKED_ON_A_CHECKER = ("cocked-on-a-checker.png", (52.92, 53.29, 35.28))  # game 16, frame 476
+
+
+def test_a_flat_die_by_a_stripe_of_the_board_is_not_called_cocked() -> None:
+    """The edge of a dark point beside a black die, or a pale point under a white one, looks
+    like a cocked die's second face in the reader's crop.  Read again from a narrower crop, such
+    a die is flat with its value; a die leaning on a checker stays cocked."""
+    from vision.dice import DiceConfig, _face, confirm_cocked, read_places
+
+    config = DiceConfig(two_colours=True)
+    for name, place, value in FLAT_BY_A_STRIPE:
+        crop = cv2.imread(str(FIXTURES / name))
+        _, p = read_places(crop, [place], config)
+        assert _face(p[0], config) == (value, True), name  # what the wider crop alone says
+        confirm_cocked(crop, {0: place}, p, config)
+        assert _face(p[0], config) == (value, False), name
+    name, place = COCKED_ON_A_CHECKER
+    crop = cv2.imread(str(FIXTURES / name))
+    _, p = read_places(crop, [place], config)
+    assert _face(p[0], config)[1]
+    confirm_cocked(crop, {0: place}, p, config)
+    assert _face(p[0], config)[1]
+
+
 def test_crop_is_square_round_the_centre() -> None:
     image = np.zeros((200, 300, 3), np.uint8)
     cv2.rectangle(image, (100, 50), (139, 89), (255, 255, 255), -1)  # a 40 px square at (119.5, 69.5)
