@@ -59,7 +59,8 @@ def observe(frame: Image, calibration: Calibration) -> Observation:
     if (frame.shape[1], frame.shape[0]) != tuple(calibration.frame_size):
         return Observation(read(frame, calibration))  # no-board, with the reason
     dice, cube = on_board(frame, calibration.corners)
-    reading = read(frame, calibration, flat_dice=[d.centre for d in dice if not d.cocked])
+    reading = read(frame, calibration, flat_dice=[d.centre for d in dice if not d.cocked],
+                   cocked_dice=[d.centre for d in dice if d.cocked])
     return Observation(reading) if reading.status == "no-board" else Observation(reading, dice, cube)
 
 

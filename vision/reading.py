@@ -101,12 +101,14 @@ def places_under(spots: Sequence[tuple[float, float]], corners: FloatArray, reac
 
 
 def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
-         config: ReadConfig = ReadConfig(), flat_dice: Sequence[tuple[float, float]] = ()) -> Reading:
+         config: ReadConfig = ReadConfig(), flat_dice: Sequence[tuple[float, float]] = (),
+         cocked_dice: Sequence[tuple[float, float]] = ()) -> Reading:
     """Read ``frame`` (BGR, from the calibrated mount).
 
     ``flat_dice`` are the frame centres of dice lying flat on the board (`vision.dice.on_board`):
     a place under one holds no checker, though it looks like neither the empty place nor a
-    checker, and the slot model never saw dice.
+    checker, and the slot model never saw dice.  ``cocked_dice`` are those of dice leaning on a
+    checker or the rim: the places one reaches into may hold a checker, half hidden.
     """
     started = time.perf_counter()
     height, width = frame.shape[:2]
@@ -123,9 +125,12 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
     certainty = probabilities.max(axis=1)
 
     undecided = int((certainty < config.decided).sum())
-    # A place a flat die (or its shadow) reaches into looks covered, but no hand is there: it is
-    # read below as the likeliest of what it can hold, and not counted as a sign of a hand.
-    beside = places_under(flat_dice, calibration.corners, GEOMETRY.checker / 2 + GEOMETRY.die)
+    # A place a die (or its shadow) reaches into looks covered, but no hand is there: it is read
+    # below as the likeliest of what it can hold, and not counted as a sign of a hand.  A die
+    # leaning on a checker covers two places as a rule, which alone made a frame `occluded`, and
+    # the call to throw that roll again was never made (3 cocked throws of the referee bench).
+    beside = places_under([*flat_dice, *cocked_dice], calibration.corners,
+                          GEOMETRY.checker / 2 + GEOMETRY.die)
     covered = int(np.delete(kinds == COVERED, beside).sum())
     changed = changed_area(small, calibration.small_log, grid, calibration.grid)
     if undecided + covered > len(PLACES) // 2:
@@ -138,6 +143,10 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
                               "the board"), started)
     # A lone covered place is read as the likeliest of what it can really hold.
     kinds = probabilities[:, :COVERED].argmax(axis=1)
+    # Under a die leaning on it a checker is half hidden: read with the doubt it has, its point
+    # is unsure (the referee allows it one off; the roll is thrown again anyway).
+    leaning = places_under(cocked_dice, calibration.corners, GEOMETRY.checker / 2 + GEOMETRY.die)
+    certainty[leaning] = probabilities[leaning, kinds[leaning]]
     return timed(count(kinds, certainty), started)
 
 
