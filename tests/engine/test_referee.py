@@ -584,7 +584,8 @@ def test_dice_called_cocked_that_the_players_take_as_flat() -> None:
     assert [(e.type, e.details.get("source")) for e in events] == [("roll", "overruled"), ("illegal", None)]
     nearest = legal_plays(position, Player.WHITE, Roll(6, 2)).parse(events[1]["nearest"]).result
     assert events[1]["points"] == [p for p in range(1, 25) if wrong.points[p - 1] != nearest.points[p - 1]]
-    assert [(e.type, e.details.get("to")) for e in referee.see(Scene.of(position))] == [("corrected", "start")]
+    events = referee.see(Scene.of(position))
+    assert [(e.type, e.details.get("to")) for e in events] == [("corrected", "start")]
     assert [(e.type, e.details.get("move")) for e in referee.see(Scene.of(played))] == [
         ("accepted", "bar/23 13/7")]
     # A board no play of White's makes is misread, not played: the re-throw is still awaited.
