@@ -249,31 +249,47 @@ def replay_command(frames: Path, calibration: Path, script: GameScript, journal:
 
 def kill_test(games: list[tuple[GameScript, Path, Path, list[Event]]], kills: int, rng: random.Random,
               work: Path) -> Counter[str]:
-    """SIGKILL `pipgammon replay` at random moments, resume, and check the journal every time."""
+    """SIGKILL `pipgammon replay` at random moments, resume, and check the journal every time.
+
+    ``kills`` is the number of kills that land, spread over ``games``.  A run that finishes
+    before its kill has nothing more to lose: its journal is checked whole, and the game starts
+    again from an empty journal, its later kills drawn within the length of a whole run, so
+    they keep falling all through the game."""
     counts: Counter[str] = Counter()
     per_game = max(1, -(-kills // len(games)))
     for number, (script, frames, calibration, whole) in enumerate(games):
         journal = work / f"kill-{number}.jsonl"
         journal.unlink(missing_ok=True)
-        resume = False
-        for _ in range(min(per_game, kills - counts["kills"])):
+        resume, landed, window = False, 0, KILL_WINDOW_S
+        for _ in range(4 * per_game):  # (a bound: a machine so fast every run finishes first)
+            if landed == per_game or counts["kills"] == kills:
+                break
+            started = time.monotonic()
             process = subprocess.Popen(replay_command(frames, calibration, script, journal, resume),
                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
             # Within the first seconds of each run (starting up, resuming, then judging): each
             # resume goes further, so the kills fall all through the game.
-            time.sleep(rng.uniform(0.5, KILL_WINDOW_S))
-            if process.poll() is None:
+            time.sleep(rng.uniform(0.1, window))
+            finished = process.poll() is not None
+            if not finished:
                 process.send_signal(signal.SIGKILL)
                 process.wait()
                 counts["kills"] += 1
-            else:
-                counts["finished before the kill"] += 1
-            resume = True
+                landed += 1
             loaded = load(journal) if journal.exists() else None
             events = list(loaded.events) if loaded else []
             counts["journal problems (torn last line)"] += len(loaded.problems) if loaded else 0
             if events != whole[:len(events)]:
                 counts["journal not a prefix of the uninterrupted run"] += 1
+            if finished:
+                counts["finished before the kill"] += 1
+                counts["finished runs ending equal"] += events == whole
+                if not resume:  # a whole run from the start: the game's length on this machine
+                    window = max(0.2, time.monotonic() - started)
+                journal.unlink()
+                resume = False
+            else:
+                resume = True
         done = subprocess.run(replay_command(frames, calibration, script, journal, resume),
                               capture_output=True, text=True)
         if done.returncode != 0:
@@ -380,8 +396,10 @@ def main(argv: list[str] | None = None) -> int:
     standard = report(work)
     if args.kills and standard:
         kills = kill_test(standard[:args.kill_games], args.kills, random.Random(FIRST_SEED), work)
-        print(f"\nSIGKILL: {kills['kills']} kills over {kills['games']} replays "
-              f"({kills['finished before the kill']} runs finished before their kill)")
+        print(f"\nSIGKILL: {kills['kills']} kills landed over {kills['games']} games "
+              f"({kills['finished before the kill']} runs finished before their kill, "
+              f"{kills['finished runs ending equal']} of them equal to the uninterrupted run; each then "
+              "started again)")
         print(f"  journals not a prefix of the uninterrupted run: "
               f"{kills['journal not a prefix of the uninterrupted run']} (target 0); "
               f"torn last lines reported: {kills['journal problems (torn last line)']}")
