@@ -128,9 +128,10 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
     # A place a die (or its shadow) reaches into looks covered, but no hand is there: it is read
     # below as the likeliest of what it can hold, and not counted as a sign of a hand.  A die
     # leaning on a checker covers two places as a rule, which alone made a frame `occluded`, and
-    # the call to throw that roll again was never made (3 cocked throws of the referee bench).
-    beside = places_under([*flat_dice, *cocked_dice], calibration.corners,
-                          GEOMETRY.checker / 2 + GEOMETRY.die)
+    # the call to throw that roll again was never made (2 cocked throws of the referee bench).
+    reach = GEOMETRY.checker / 2 + GEOMETRY.die
+    leaning = places_under(cocked_dice, calibration.corners, reach)
+    beside = [*places_under(flat_dice, calibration.corners, reach), *leaning]
     covered = int(np.delete(kinds == COVERED, beside).sum())
     changed = changed_area(small, calibration.small_log, grid, calibration.grid)
     if undecided + covered > len(PLACES) // 2:
@@ -145,7 +146,6 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
     kinds = probabilities[:, :COVERED].argmax(axis=1)
     # Under a die leaning on it a checker is half hidden: read with the doubt it has, its point
     # is unsure (the referee allows it one off; the roll is thrown again anyway).
-    leaning = places_under(cocked_dice, calibration.corners, GEOMETRY.checker / 2 + GEOMETRY.die)
     certainty[leaning] = probabilities[leaning, kinds[leaning]]
     return timed(count(kinds, certainty), started)
 
