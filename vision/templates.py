@@ -22,6 +22,7 @@ from vision.view import (
     BAR_SLOTS,
     CENTRES,
     DISC,
+    LATTICE,
     PLACES,
     SLOTS,
     Image,
@@ -89,7 +90,10 @@ class Templates:
     def inputs(self, current: Descriptors) -> npt.NDArray[np.float32]:
         """What the slot model sees at every place: how the frame differs from each look, and where."""
         differences = [current - self.looks[kind] for kind in range(3)]
-        return np.concatenate([*differences, WHERE], axis=1).astype(np.float32)
+        # The three lattices first, then the three rings (none in corners mode's descriptors),
+        # so the lattices keep the place they have in every model.
+        parts = [d[:, :LATTICE] for d in differences] + [d[:, LATTICE:] for d in differences]
+        return np.concatenate([*parts, WHERE], axis=1).astype(np.float32)
 
 
 def _where() -> npt.NDArray[np.float32]:

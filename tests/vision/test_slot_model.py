@@ -1,4 +1,5 @@
-"""The slot model and its training: mirrored lattices (``--mirror``), and a model that reads them alike."""
+"""The slot model and its training: mirrored lattices and rings (``--mirror``), and a model that reads
+them alike."""
 
 from __future__ import annotations
 
@@ -8,15 +9,37 @@ from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
+import cv2
 import numpy as np
+import pytest
 
 from engine.position import Position
 from tests.vision.conftest import Setup
 from vision.slot_model import SlotModel
 from vision.templates import WHERE
-from vision.view import GRID, canonical, observe
+from vision.view import (
+    CENTRES,
+    GEOMETRY,
+    GRID,
+    LATTICE,
+    RING,
+    RING_ANGLES,
+    RING_RADII,
+    SCALE,
+    canonical,
+    observe,
+    place_index,
+    rings,
+    view_size,
+)
 
-CELLS = 3 * GRID * GRID * 3
+CELLS = 3 * LATTICE
+#: The three looks' lattices and rings: what mirroring moves (the one-hot depth stays).
+MOVED = CELLS + 3 * RING
+_K = np.arange(RING_ANGLES)
+#: Where each ring sample goes when the place is mirrored top-bottom (lattice axis 1, the rows)
+#: or left-right (axis 2): angle a to -a, and to pi - a.
+TURNED = {1: RING_ANGLES - 1 - _K, 2: (RING_ANGLES // 2 - 1 - _K) % RING_ANGLES}
 
 
 def _trainer() -> ModuleType:
@@ -31,22 +54,64 @@ def _trainer() -> ModuleType:
 
 def _flips(row: np.ndarray) -> list[np.ndarray]:
     lattices = row[:CELLS].reshape(3, GRID, GRID, 3)
-    return [np.flip(lattices, axis=axes).reshape(-1) if axes else lattices.reshape(-1)
-            for axes in ((), (1,), (2,), (1, 2))]
+    ring = row[CELLS:MOVED].reshape(3, len(RING_RADII), RING_ANGLES)
+    flips = []
+    for axes in ((), (1,), (2,), (1, 2)):
+        flipped = np.flip(lattices, axis=axes) if axes else lattices
+        turned = ring
+        for axis in axes:
+            turned = turned[..., TURNED[axis]]
+        flips.append(np.concatenate([flipped.reshape(-1), turned.reshape(-1)]))
+    return flips
+
+
+@pytest.mark.parametrize("axis", [1, 2])
+def test_a_ring_mirrored_in_the_view_is_the_ring_turned_as_training_mirrors_it(axis: int) -> None:
+    """The view mirrored round a place's centre gives that place the ring ``--mirror`` makes of it."""
+    width, height = view_size()
+    view = np.random.default_rng(3).integers(0, 256, (height, width, 3), dtype=np.uint8)
+    index = place_index(7, 2)
+    x, y = (int(v) for v in CENTRES[index])
+    # Mirror a window round the (whole-pixel) centre, so every ring sample lands on its image.
+    reach = 40
+    window = view[y - reach:y + reach + 1, x - reach:x + reach + 1]
+    mirrored = view.copy()
+    mirrored[y - reach:y + reach + 1, x - reach:x + reach + 1] = np.flip(window, axis=axis - 1)
+    light = np.full((len(CENTRES), 3), 128.0)
+    before = rings(view, light)[index].reshape(len(RING_RADII), RING_ANGLES)
+    after = rings(mirrored, light)[index].reshape(len(RING_RADII), RING_ANGLES)
+    assert np.array_equal(after, before[:, TURNED[axis]])
+
+
+def test_the_ring_sees_the_rim_a_lattice_smooths_away() -> None:
+    """A dark rim one view pixel wide at the checker's edge, on an otherwise white board, is deep
+    in the ring at the rim's radius and barely in the lattice."""
+    width, height = view_size()
+    view = np.full((height, width, 3), 250, np.uint8)
+    index = place_index(12, 4)
+    radius = 0.94 * GEOMETRY.checker / 2 * SCALE
+    cv2.circle(view, (int(CENTRES[index][0]), int(CENTRES[index][1])), round(radius), (60, 60, 60), 1)
+    light = np.full((len(CENTRES), 3), 250.0)
+    _, _, described = observe(view)
+    ring = rings(view, light)[index].reshape(len(RING_RADII), RING_ANGLES)
+    at_rim = RING_RADII.index(0.94)
+    assert ring[at_rim].mean() < -0.5
+    assert abs(ring[0].mean()) < 0.05 and abs(ring[-1].mean()) < 0.05
+    assert described[index, :LATTICE].min() > ring[at_rim].mean() / 3
 
 
 def test_mirroring_flips_every_look_of_a_place_the_same_way_and_keeps_where_it_is() -> None:
     trainer = _trainer()
     gen = np.random.default_rng(0)
-    lattices = gen.normal(size=(400, CELLS))
-    x = np.concatenate([lattices, np.tile(WHERE[:8], (50, 1))], axis=1).astype(np.float32)
+    looks = gen.normal(size=(400, MOVED))
+    x = np.concatenate([looks, np.tile(WHERE[:8], (50, 1))], axis=1).astype(np.float32)
     out = trainer.mirrored(x, gen)
     seen = set()
     for before, after in zip(x, out, strict=True):
-        matches = [k for k, flipped in enumerate(_flips(before)) if np.array_equal(flipped, after[:CELLS])]
+        matches = [k for k, flipped in enumerate(_flips(before)) if np.array_equal(flipped, after[:MOVED])]
         assert len(matches) == 1, "a place's three looks were not flipped together"
         seen.add(matches[0])
-        assert np.array_equal(before[CELLS:], after[CELLS:])
+        assert np.array_equal(before[MOVED:], after[MOVED:])
     assert seen == {0, 1, 2, 3}
 
 
@@ -64,7 +129,7 @@ def test_the_shipped_model_reads_a_mirrored_place_as_the_place_itself(setup_fact
         kinds = model.probabilities(inputs).argmax(axis=1)
         for k in range(1, 4):
             flipped = np.stack([_flips(row)[k] for row in inputs])
-            mirrored = np.concatenate([flipped, inputs[:, CELLS:]], axis=1)
+            mirrored = np.concatenate([flipped, inputs[:, MOVED:]], axis=1)
             agree += int((model.probabilities(mirrored).argmax(axis=1) == kinds).sum())
             total += len(kinds)
     assert agree == total, f"{total - agree} of {total} mirrored places read differently"
