@@ -47,8 +47,8 @@ from vision import synthetic
 from vision.corners import observe_corners
 from vision.corners import templates as corner_templates
 from vision.slot_model import SlotModel
-from vision.templates import COVERED, WHERE, Templates, covered_places, labels_for
-from vision.view import GRID, LATTICE, RING, RING_ANGLES, RING_RADII, canonical, observe
+from vision.templates import COVERED, Templates, covered_places, labels_for
+from vision.view import GRID, LATTICE, canonical, observe
 
 SEED_BASE = 1_000_000
 
@@ -119,20 +119,12 @@ def mirrored(x: np.ndarray, gen: np.random.Generator) -> np.ndarray:
     round (the lamp stands anywhere; top-row places have the board's edge above, bottom-row
     ones below), so this is more data for free: the same frames seen four ways."""
     x = x.copy()
+    # Only the lattices turn: the rings' profiles are the same however a place is mirrored.
     cells = 3 * LATTICE
     lattices = x[:, :cells].reshape(len(x), 3, GRID, GRID, 3)
-    ringed = x.shape[1] - cells - WHERE.shape[1] == 3 * RING
-    rings = x[:, cells:cells + 3 * RING].reshape(len(x), 3, len(RING_RADII), RING_ANGLES)
-    # Angles sit at (k + 1/2) steps: top-bottom takes angle a to -a, left-right to pi - a.
-    k = np.arange(RING_ANGLES)
-    turned = {2: RING_ANGLES - 1 - k, 3: (RING_ANGLES // 2 - 1 - k) % RING_ANGLES}
     for axis, flip in ((2, gen.random(len(x)) < 0.5), (3, gen.random(len(x)) < 0.5)):
         lattices[flip] = np.flip(lattices[flip], axis=axis)
-        if ringed:
-            rings[flip] = rings[flip][..., turned[axis]]
     x[:, :cells] = lattices.reshape(len(x), cells)
-    if ringed:
-        x[:, cells:cells + 3 * RING] = rings.reshape(len(x), 3 * RING)
     return x
 
 

@@ -31,6 +31,7 @@ from vision.view import (
     lattices,
     place_index,
     reduce,
+    ring_profile,
 )
 
 EMPTY, WHITE, BLACK, COVERED = 0, 1, 2, 3
@@ -89,11 +90,12 @@ class Templates:
 
     def inputs(self, current: Descriptors) -> npt.NDArray[np.float32]:
         """What the slot model sees at every place: how the frame differs from each look, and where."""
-        differences = [current - self.looks[kind] for kind in range(3)]
-        # The three lattices first, then the three rings (none in corners mode's descriptors),
+        lattices = [current[:, :LATTICE] - self.looks[kind, :, :LATTICE] for kind in range(3)]
+        # The rings (none in corners mode's descriptors) as profiles, after the three lattices,
         # so the lattices keep the place they have in every model.
-        parts = [d[:, :LATTICE] for d in differences] + [d[:, LATTICE:] for d in differences]
-        return np.concatenate([*parts, WHERE], axis=1).astype(np.float32)
+        now = ring_profile(current)
+        profiles = [now - ring_profile(self.looks[kind]) for kind in range(3)]
+        return np.concatenate([*lattices, *profiles, WHERE], axis=1).astype(np.float32)
 
 
 def _where() -> npt.NDArray[np.float32]:
