@@ -276,16 +276,10 @@ def _ring_map() -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
 _RING_X, _RING_Y = _ring_map()
 
 
-#: Blur (view px) before the ring is sampled: far less than the rim's width, but enough that the
-#: view's grain does not depend on the camera's resolution.  Unblurred, a model trained at
-#: 1280x960 did worse at 2028x1520 (whose view is sharper) than at 1280x960.
-RING_BLUR = 0.8
-
-
 def rings(view: Image, light: FloatArray) -> npt.NDArray[np.float32]:
     """Every place's ring (:data:`RING_RADII`) from the full view, log grey with ``light`` (128, 3)
     divided out: (128, RING)."""
-    grey = cv2.GaussianBlur(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY), (0, 0), RING_BLUR)
+    grey = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
     samples = np.asarray(cv2.remap(grey, _RING_X, _RING_Y, cv2.INTER_LINEAR), np.uint8)
     logs: npt.NDArray[np.float32] = LOG[samples]
     logs -= np.log(light.astype(np.float32) @ GREY.astype(np.float32) + FLOOR)[:, None]
