@@ -48,7 +48,7 @@ from vision.corners import observe_corners
 from vision.corners import templates as corner_templates
 from vision.slot_model import SlotModel
 from vision.templates import COVERED, Templates, covered_places, labels_for
-from vision.view import GRID, LATTICE, canonical, observe
+from vision.view import GRID, canonical, observe
 
 SEED_BASE = 1_000_000
 
@@ -119,8 +119,7 @@ def mirrored(x: np.ndarray, gen: np.random.Generator) -> np.ndarray:
     round (the lamp stands anywhere; top-row places have the board's edge above, bottom-row
     ones below), so this is more data for free: the same frames seen four ways."""
     x = x.copy()
-    # Only the lattices turn: the rings' profiles are the same however a place is mirrored.
-    cells = 3 * LATTICE
+    cells = 3 * GRID * GRID * 3
     lattices = x[:, :cells].reshape(len(x), 3, GRID, GRID, 3)
     for axis, flip in ((2, gen.random(len(x)) < 0.5), (3, gen.random(len(x)) < 0.5)):
         lattices[flip] = np.flip(lattices[flip], axis=axis)

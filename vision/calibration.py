@@ -27,7 +27,6 @@ from vision.slot_model import SlotModel
 from vision.templates import BLACK, COVERED, SHOWS, WHITE, Descriptors, Templates, labels_for
 from vision.view import (
     GRID,
-    LATTICE,
     LOG,
     PLACES,
     Image,
@@ -59,7 +58,7 @@ FACE = cells_within(0.5)
 
 def faces(described: Descriptors) -> FloatArray:
     """Every place's face colour, log BGR with light divided out: (128, 3)."""
-    cells = described[:, :LATTICE].reshape(len(PLACES), GRID * GRID, 3)[:, FACE, :]
+    cells = described.reshape(len(PLACES), GRID * GRID, 3)[:, FACE, :]
     return np.asarray(cells.mean(axis=1), np.float64)
 
 

@@ -36,7 +36,7 @@ class SlotModel:
     def probabilities(self, inputs: Array) -> Array:
         """(n, classes) probabilities of empty, white, black (and covered) for (n, features) ``inputs``."""
         if inputs.shape[-1] != self.mean.shape[0]:
-            # A model trained on other descriptors (without the ring, say) would read nonsense.
+            # A model trained on other descriptors would read nonsense rather than fail.
             raise ValueError(f"the slot model takes {self.mean.shape[0]} inputs a place, "
                              f"given {inputs.shape[-1]}: retrain it for these descriptors")
         x = (inputs - self.mean) / self.scale

@@ -22,7 +22,6 @@ from vision.view import (
     BAR_SLOTS,
     CENTRES,
     DISC,
-    LATTICE,
     PLACES,
     SLOTS,
     Image,
@@ -31,7 +30,6 @@ from vision.view import (
     lattices,
     place_index,
     reduce,
-    ring_profile,
 )
 
 EMPTY, WHITE, BLACK, COVERED = 0, 1, 2, 3
@@ -90,12 +88,8 @@ class Templates:
 
     def inputs(self, current: Descriptors) -> npt.NDArray[np.float32]:
         """What the slot model sees at every place: how the frame differs from each look, and where."""
-        lattices = [current[:, :LATTICE] - self.looks[kind, :, :LATTICE] for kind in range(3)]
-        # The rings (none in corners mode's descriptors) as profiles, after the three lattices,
-        # so the lattices keep the place they have in every model.
-        now = ring_profile(current)
-        profiles = [now - ring_profile(self.looks[kind]) for kind in range(3)]
-        return np.concatenate([*lattices, *profiles, WHERE], axis=1).astype(np.float32)
+        differences = [current - self.looks[kind] for kind in range(3)]
+        return np.concatenate([*differences, WHERE], axis=1).astype(np.float32)
 
 
 def _where() -> npt.NDArray[np.float32]:

@@ -245,76 +245,11 @@ def light_at_places(grid: FloatArray) -> FloatArray:
     return np.asarray(_WEIGHTS @ grid.reshape(-1, 3), np.float64)
 
 
-#: Width of the lattice part of a descriptor; :func:`observe` appends the ring after it.
-LATTICE = GRID * GRID * 3
-#: The ring: grey samples on circles round each place (radii in nominal checker radii) at the
-#: view's full resolution.  A checker's rim is a tenth of its radius (about 2 view px); under a
-#: lamp that clips a near-white checker and a cream triangle both to white, the rim and the
-#: shadow are all that tell them apart, and the lattice (a quarter-size view smoothed to its
-#: 0.25-radius spacing) keeps little of them.  The circles straddle the rim closely enough
-#: (0.06 radii, ~1.4 px) that a checker resting a little off still crosses one; 0.55 is the groove.
-RING_RADII = (0.55, 0.8, 0.88, 0.94, 1.0, 1.08, 1.18)
-RING_ANGLES = 16
-RING = len(RING_RADII) * RING_ANGLES
-#: BGR weights of cv2's grey, to bring the light to the ring's grey.
-GREY = np.array([0.114, 0.587, 0.299])
-
-
-def _ring_map() -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-    """View coordinates of every place's ring samples, (128, RING): radius-major, then angle.
-
-    Angles sit half a step off the axes, so a ring mirrored left-right or top-bottom lands on
-    its own samples (tools/train_slot_model.py's ``--mirror`` relies on it)."""
-    angles = (np.arange(RING_ANGLES) + 0.5) * 2 * np.pi / RING_ANGLES
-    radii = np.array(RING_RADII) * GEOMETRY.checker / 2 * SCALE
-    dx = (radii[:, None] * np.cos(angles)[None, :]).reshape(-1)
-    dy = (radii[:, None] * np.sin(angles)[None, :]).reshape(-1)
-    return ((CENTRES[:, 0, None] + dx[None, :]).astype(np.float32),
-            (CENTRES[:, 1, None] + dy[None, :]).astype(np.float32))
-
-
-_RING_X, _RING_Y = _ring_map()
-
-
-def rings(view: Image, light: FloatArray) -> npt.NDArray[np.float32]:
-    """Every place's ring (:data:`RING_RADII`) from the full view, log grey with ``light`` (128, 3)
-    divided out: (128, RING)."""
-    grey = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
-    samples = np.asarray(cv2.remap(grey, _RING_X, _RING_Y, cv2.INTER_LINEAR), np.uint8)
-    logs: npt.NDArray[np.float32] = LOG[samples]
-    logs -= np.log(light.astype(np.float32) @ GREY.astype(np.float32) + FLOOR)[:, None]
-    return logs
-
-
-#: Per ring radius: the mean round the circle, and its second-darkest and second-lightest samples.
-PROFILE = 3 * len(RING_RADII)
-
-
-def ring_profile(described: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    """Every place's ring summed up round each circle: (n, :data:`PROFILE`), or (n, 0) for
-    descriptors without a ring (corners mode's).
-
-    A rim is a dip all round one radius, and a shadow a dip on one side; which side depends on
-    the lamp, not on the checker.  The raw samples (112 a look) as inputs made the slot model
-    worse on bench/vision.py than no ring at all (93.3 % exact frames at 1280x960, mostly
-    phantom white checkers; 5.6 % clear frames called occluded at 2028x1520).  A summary per
-    radius, with the next-to-extreme samples so one odd pixel does not set it, keeps what a rim
-    and a shadow do, and is the same however the place is turned or mirrored."""
-    ring = described[:, LATTICE:]
-    if ring.shape[1] == 0:
-        return ring
-    circles = np.sort(ring.reshape(len(ring), len(RING_RADII), RING_ANGLES), axis=2)
-    profile = np.concatenate([circles.mean(axis=2), circles[:, :, 1], circles[:, :, -2]], axis=1)
-    return profile.astype(np.float32)
-
-
 def observe(view: Image) -> tuple[Image, FloatArray, npt.NDArray[np.float32]]:
-    """The half-resolution view, its light grid and every place's descriptor: its lattice
-    (:data:`LATTICE` values) and then its ring (:data:`RING`)."""
+    """The half-resolution view, its light grid and every place's descriptor."""
     small = reduce(view)
     grid = light_grid(small)
-    light = light_at_places(grid)
-    return small, grid, np.concatenate([descriptors(small, light), rings(view, light)], axis=1)
+    return small, grid, descriptors(small, light_at_places(grid))
 
 
 def lattice_nominal() -> FloatArray:
