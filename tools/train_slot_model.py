@@ -5,7 +5,13 @@
 
 Rendering is most of the time (some 40 minutes on one busy core for 240 set-ups);
 ``--cache FILE`` keeps the rendered descriptors and looks, so a change to the
-model's inputs or training retrains in minutes.
+model's inputs or training retrains in minutes.  Rendering can be split: ``--first``
+is the first set-up's seed, and ``--cache`` may be given more than once (the files
+that exist are read, the one missing is rendered), e.g. a quick look at 80 set-ups
+and then the other 160 added:
+
+    python tools/train_slot_model.py --setups 80 --cache /tmp/a.npz -o /tmp/a-model.npz
+    python tools/train_slot_model.py --first 80 --setups 160 --cache /tmp/a.npz --cache /tmp/b.npz -o ...
 
 Set-ups use seeds from 1,000,000 up, which neither the tests nor bench/vision.py use.
 Each set-up is a board, a mount and a lamp: one calibration frame of the start
@@ -185,21 +191,30 @@ def main() -> int:
     parser.add_argument("--mode", choices=("calibrated", "corners"), default="calibrated",
                         help="the model for reading with a calibration, or for corners mode")
     parser.add_argument("--mirror", action="store_true", help="mirror every place at random per batch")
-    parser.add_argument("--cache", type=Path,
-                        help="keep the rendered samples here (made if missing) and train from them")
+    parser.add_argument("--first", type=int, default=0, help="the first set-up's seed (after 1,000,000)")
+    parser.add_argument("--cache", type=Path, action="append", default=[],
+                        help="keep the rendered samples here and train from them; may be given more "
+                        "than once: every file that exists is read, and one missing is rendered")
     parser.add_argument("-o", "--output", type=Path, default=Path("vision/data/slot_model.npz"))
     args = parser.parse_args()
     started = time.perf_counter()
-    if args.cache and args.cache.exists():
-        with np.load(args.cache) as cached:
-            parts = list(zip(cached["looks"], cached["described"], cached["labels"], strict=True))
-    else:
+    missing = [path for path in args.cache if not path.exists()]
+    if len(missing) > 1:
+        parser.error(f"only one --cache may be missing (to be rendered); these are: {missing}")
+    parts = []
+    for path in args.cache:
+        if path.exists():
+            with np.load(path) as cached:
+                parts += list(zip(cached["looks"], cached["described"], cached["labels"], strict=True))
+    if missing or not args.cache:
         with Pool(args.jobs) as pool:
             source = setup_samples if args.mode == "calibrated" else corner_samples
-            parts = pool.map(source, [(seed, args.frames) for seed in range(args.setups)])
-        if args.cache:
-            np.savez(args.cache, **{key: np.stack([p[i] for p in parts]) for i, key in
-                                    enumerate(("looks", "described", "labels"))})
+            seeds = range(args.first, args.first + args.setups)
+            rendered = pool.map(source, [(seed, args.frames) for seed in seeds])
+        if missing:
+            np.savez(missing[0], looks=np.stack([p[0] for p in rendered]),
+                     described=np.stack([p[1] for p in rendered]), labels=np.stack([p[2] for p in rendered]))
+        parts += rendered
     x = np.concatenate([inputs(*p, args.mode) for p in parts])
     y = np.concatenate([p[2].reshape(-1) for p in parts])
     took = time.perf_counter() - started

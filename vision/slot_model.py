@@ -34,7 +34,11 @@ class SlotModel:
     out: tuple[Array, Array]
 
     def probabilities(self, inputs: Array) -> Array:
-        """(n, 3) probabilities of empty, white and black for (n, features) ``inputs``."""
+        """(n, classes) probabilities of empty, white, black (and covered) for (n, features) ``inputs``."""
+        if inputs.shape[-1] != self.mean.shape[0]:
+            # A model trained on other descriptors would read nonsense rather than fail.
+            raise ValueError(f"the slot model takes {self.mean.shape[0]} inputs a place, "
+                             f"given {inputs.shape[-1]}: retrain it for these descriptors")
         x = (inputs - self.mean) / self.scale
         h = np.maximum(x @ self.hidden[0] + self.hidden[1], 0.0)
         logits = h @ self.out[0] + self.out[1]
