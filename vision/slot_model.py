@@ -24,6 +24,10 @@ Array = npt.NDArray[np.float32]
 WEIGHTS = "slot_model.npz"
 
 
+class SlotModelError(ValueError):
+    """Inputs of another width than the model was trained on (descriptors changed, model not)."""
+
+
 @dataclass(frozen=True, slots=True)
 class SlotModel:
     """``mean``/``scale`` standardise the inputs; ``hidden`` and ``out`` are (weights, bias) pairs."""
@@ -37,7 +41,7 @@ class SlotModel:
         """(n, classes) probabilities of empty, white, black (and covered) for (n, features) ``inputs``."""
         if inputs.shape[-1] != self.mean.shape[0]:
             # A model trained on other descriptors would read nonsense rather than fail.
-            raise ValueError(f"the slot model takes {self.mean.shape[0]} inputs a place, "
+            raise SlotModelError(f"the slot model takes {self.mean.shape[0]} inputs a place, "
                              f"given {inputs.shape[-1]}: retrain it for these descriptors")
         x = (inputs - self.mean) / self.scale
         h = np.maximum(x @ self.hidden[0] + self.hidden[1], 0.0)

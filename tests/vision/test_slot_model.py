@@ -9,10 +9,11 @@ from pathlib import Path
 from types import ModuleType
 
 import numpy as np
+import pytest
 
 from engine.position import Position
 from tests.vision.conftest import Setup
-from vision.slot_model import SlotModel
+from vision.slot_model import SlotModel, SlotModelError
 from vision.templates import WHERE
 from vision.view import GRID, canonical, observe
 
@@ -68,3 +69,12 @@ def test_the_shipped_model_reads_a_mirrored_place_as_the_place_itself(setup_fact
             agree += int((model.probabilities(mirrored).argmax(axis=1) == kinds).sum())
             total += len(kinds)
     assert agree == total, f"{total - agree} of {total} mirrored places read differently"
+
+
+def test_inputs_of_another_width_are_refused_with_the_widths() -> None:
+    """A model trained on other descriptors would read nonsense rather than fail."""
+    model = SlotModel.load()
+    width = model.mean.shape[0]
+    assert model.probabilities(np.zeros((2, width), np.float32)).shape[0] == 2
+    with pytest.raises(SlotModelError, match=f"takes {width} inputs a place, given {width + 3}"):
+        model.probabilities(np.zeros((2, width + 3), np.float32))
