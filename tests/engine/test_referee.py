@@ -595,25 +595,19 @@ def test_dice_called_cocked_that_the_players_take_as_flat() -> None:
     events = referee.see(Scene.of(position, dice=(("white", 5, False), ("white", 2, False))))
     assert [(e.type, sorted(e["dice"])) for e in events] == [("roll", [2, 5])]
     # Played as it lay, the pick-up never seen still (the next throw came at once): the roll is
-    # worked out from the board, the values called cocked first.
-    referee, position = _on_the_bar(2)
-    referee.see(Scene.of(position, dice=called))
-    referee.see(Scene.of(played, dice=called))
-    events = referee.see(Scene.of(played, dice=(("black", 5, False), ("black", 3, False))))
-    assert [(e.type, e.details.get("source"), e.details.get("by")) for e in events] == [
-        ("roll", "inferred", None), ("accepted", None, "inferred"), ("roll", None, None)]
-    assert events[0]["dice"] == [6, 2] and events[0]["read"] == [6, 2]
-    # Played as it lay, then White throws again out of turn: the played roll is worked out,
-    # and the new throw is void, not the throw that was asked for.
-    referee, position = _on_the_bar(2)
-    referee.see(Scene.of(position, dice=called))
-    referee.see(Scene.of(played, dice=called))
-    events = referee.see(Scene.of(played, dice=(("white", 4, False), ("white", 4, False))))
-    assert [(e.type, e.details.get("source"), e.details.get("by")) for e in events] == [
-        ("roll", "inferred", None), ("accepted", None, "inferred"), ("void-roll", None, None)]
-    assert events[0]["dice"] == [6, 2] and events[2]["player"] == "white"
-    assert referee.match.game.turn is Player.BLACK
-    _assert_journal_replays(referee, 2)
+    # worked out from the board, the values called cocked first.  Black's throw is then their
+    # roll; White's own throw is out of turn (void), not the throw that was asked for.
+    for throw, last in (((("black", 5, False), ("black", 3, False)), "roll"),
+                        ((("white", 4, False), ("white", 4, False)), "void-roll")):
+        referee, position = _on_the_bar(2)
+        referee.see(Scene.of(position, dice=called))
+        referee.see(Scene.of(played, dice=called))
+        events = referee.see(Scene.of(played, dice=throw))
+        assert [(e.type, e.details.get("source"), e.details.get("by")) for e in events] == [
+            ("roll", "inferred", None), ("accepted", None, "inferred"), (last, None, None)]
+        assert events[0]["dice"] == [6, 2] and events[0]["read"] == [6, 2]
+        assert events[2]["player"] == throw[0][0] and referee.match.game.turn is Player.BLACK
+        _assert_journal_replays(referee, 2)
     # Thrown again over the board as it was: that is the throw asked for.
     referee, position = _on_the_bar(2)
     referee.see(Scene.of(position, dice=called))
