@@ -346,10 +346,7 @@ def confirm_cocked(frame: np.ndarray, places: dict[int, Place], probabilities: n
     had read right, so it only confirms (docs/dice.md)."""
     if config.cocked_check is None:
         return
-    called = [i for i, place in places.items()
-              if 1.0 - probabilities[i][NOT_A_DIE] >= config.min_read
-              and probabilities[i][1:CUBE].sum() >= probabilities[i][CUBE:].sum()
-              and _face(probabilities[i], config)[1]]
+    called = [i for i in places if _a_die(probabilities[i], config) and _face(probabilities[i], config)[1]]
     if not called:
         return
     _, again = read_places(frame, [places[i] for i in called], replace(config, spans=(config.cocked_check,)),
@@ -367,14 +364,18 @@ def _face(p: np.ndarray, config: DiceConfig) -> tuple[int, bool]:
     return value, bool(p[COCKED] >= config.cocked_odds * p[value])
 
 
+def _a_die(p: np.ndarray, config: DiceConfig) -> bool:
+    """Whether reader probabilities ``p`` are of a die: something at all, and a die, not the cube."""
+    return bool(1.0 - p[NOT_A_DIE] >= config.min_read and p[1:CUBE].sum() >= p[CUBE:].sum())
+
+
 def _doubtful(p: np.ndarray, config: DiceConfig) -> bool:
     """Reader probabilities ``p`` of a place that is a die (not the cube) read with less than
     `DiceConfig.sure` confidence in its value, or called cocked."""
-    seen = 1.0 - p[NOT_A_DIE]
-    if seen < config.min_read or p[CUBE:].sum() > p[1:CUBE].sum():
+    if not _a_die(p, config):
         return False
     value, cocked = _face(p, config)
-    return cocked or bool(p[value] < config.sure * seen)
+    return cocked or bool(p[value] < config.sure * (1.0 - p[NOT_A_DIE]))
 
 
 def find_objects(frame: np.ndarray, config: DiceConfig = DiceConfig(), models: Path = DATA,
@@ -419,10 +420,10 @@ def find_objects(frame: np.ndarray, config: DiceConfig = DiceConfig(), models: P
                 again = [i for i, _ in moved]
                 crops[again], probabilities[again] = read_places(frame, [place for _, place in moved], config,
                                                                  models)
-            for i, (x, y, size) in [*zip(dice_like, guessed, strict=True), *moved]:
+            read_at = dict(zip(dice_like, guessed, strict=True)) | dict(moved)
+            for i, (x, y, size) in read_at.items():
                 centres[i] = (centres[i][0], x * scale, y * scale, size * scale)
-            confirm_cocked(frame, dict(zip(dice_like, guessed, strict=True)) | dict(moved), probabilities,
-                           config, models)
+            confirm_cocked(frame, read_at, probabilities, config, models)
     dice: list[Die] = []
     cubes: list[Cube] = []
     # Surest first, so a second peak on the same die (two centres a cell or two apart on a
