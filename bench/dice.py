@@ -3,6 +3,7 @@
     python bench/dice.py                                  # the shipped networks, every photo
     python bench/dice.py --models /tmp/dice --folds 5     # held-out folds from tools/train_dice.py
     python bench/dice.py --synthetic 0 --games DIR        # every roll of bench/referee.py's kept games
+    python bench/dice.py --synthetic 30 --runtimes        # ONNX Runtime against OpenCV's dnn, timed
 
 With ``--folds K`` the folder holds ``fold0 .. fold{K-1}``, each trained without the photos
 i with i mod K == fold, and each photo is scored by the networks that never saw it: the
@@ -28,6 +29,7 @@ import random
 import statistics
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -135,32 +137,51 @@ def score(photos: Path, models_for: dict[int, Path], folds: int, config: DiceCon
     }
 
 
+def synthetic_board(seed: int, size: tuple[int, int]) -> tuple[np.ndarray, synthetic.Truth, CubeOnBoard]:
+    """A board from vision.synthetic with two dice of one colour thrown on it, one in four
+    cocked, and the cube (centred showing 64, or on a player's side showing any face); what it
+    shows, and the cube as `on_board` should give it."""
+    rng = random.Random(seed)
+    colour = rng.choice(list(Player))
+    dice = tuple(synthetic.DieSpec(rng.randint(1, 6), colour, rng.random() < 0.25) for _ in range(2))
+    place = rng.choice(synthetic.CUBE_PLACES)
+    cube = synthetic.CubeSpec(64 if place == "center" else rng.choice(CUBE_FACES), place)
+    position = synthetic.random_scene(rng)  # before the style: the seeds' boards stay those of earlier runs
+    style = synthetic.Style.random(rng, hand=False)
+    frame, truth = synthetic.render(position, rng, size=size, dice=dice, style=style, cube=cube)
+    return frame, truth, CubeOnBoard(1 if place == "center" else cube.face, place)
+
+
+def compare_runtimes(frames: int, size: tuple[int, int], config: DiceConfig,
+                     first_seed: int = 3_000_000) -> dict[str, float]:
+    """The dice and cube of the synthetic boards read with each runtime of `vision.dice.RUNTIMES`
+    in turn, frame by frame in one process (so both see the same load): the median ms of each,
+    and the frames where they found anything different."""
+    ms: dict[str, list[float]] = {"onnxruntime": [], "opencv": []}
+    differ = 0
+    for seed in range(first_seed, first_seed + frames):
+        frame, truth, _ = synthetic_board(seed, size)
+        seen = []
+        for runtime, times in ms.items():
+            start = time.perf_counter()
+            seen.append(on_board(frame, truth.corners, replace(config, runtime=runtime)))
+            times.append((time.perf_counter() - start) * 1000)
+        differ += seen[0] != seen[1]
+    return {"frames": frames, "differ": differ} | {k: statistics.median(v) for k, v in ms.items()}
+
+
 def score_synthetic(frames: int, size: tuple[int, int], models: Path, config: DiceConfig,
                     first_seed: int = 3_000_000) -> dict[str, float]:
-    """Boards from vision.synthetic (seeds from 3,000,000: no test shares them), each with two
-    dice of one colour thrown on it, one in four cocked, and the cube: centred showing 64, or
-    on a player's side showing any face."""
+    """The boards of `synthetic_board` (seeds from 3,000,000: no test shares them) read by
+    `on_board`, against what they show."""
     flat = flat_right = flat_cocked = cocked = cocked_flagged = false = cube_right = 0
     times = []
     for seed in range(first_seed, first_seed + frames):
-        rng = random.Random(seed)
-        colour = rng.choice(list(Player))
-        dice = tuple(synthetic.DieSpec(rng.randint(1, 6), colour, rng.random() < 0.25) for _ in range(2))
-        place = rng.choice(synthetic.CUBE_PLACES)
-        cube = synthetic.CubeSpec(64 if place == "center" else rng.choice(CUBE_FACES), place)
-        frame, truth = synthetic.render(
-            synthetic.random_scene(rng),
-            rng,
-            size=size,
-            dice=dice,
-            style=synthetic.Style.random(rng, hand=False),
-            cube=cube,
-        )
+        frame, truth, want_cube = synthetic_board(seed, size)
         start = time.perf_counter()
         seen, seen_cube = on_board(frame, truth.corners, config, models)
         times.append((time.perf_counter() - start) * 1000)
         found = list(seen)
-        want_cube = CubeOnBoard(1 if place == "center" else cube.face, place)
         cube_right += seen_cube == want_cube
         if seen_cube != want_cube:
             print(f"  seed {seed}: the cube {want_cube} read as {seen_cube}")
@@ -260,11 +281,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=Path, metavar="DIR",
                         help="also read every roll of the games bench/referee.py kept in DIR "
                              "(with the networks in vision/data, as `pipgammon read` does)")
+    parser.add_argument("--runtimes", action="store_true",
+                        help="with --synthetic: also read each board with ONNX Runtime and with OpenCV's dnn "
+                             "in turn, and print both times")
     parser.add_argument("--spans", default="1", metavar="K,K",
                         help="read each die from crops cut at these multiples of its size (DiceConfig.spans)")
     args = parser.parse_args(argv)
     if args.games and not args.games.is_dir():
         parser.error(f"--games {args.games}: not a folder (want bench/referee.py's --keep DIR)")
+    if args.runtimes and not args.synthetic:
+        parser.error("--runtimes times the synthetic boards: give --synthetic N with N > 0")
     if not (args.photos / "labels.json").is_file():
         parser.error(f"--photos {args.photos}: no labels.json there (want images/ and labels.json)")
     cv2.setNumThreads(1)
@@ -308,6 +334,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  cube value and position right: {syn['cube_right']:.2%}   (target 100%)")
         ms = f"median {syn['median_ms']:.1f} ms, p95 {syn['p95_ms']:.1f} ms"
         print(f"  dice per frame (playing area only): {ms}")
+        if args.runtimes:
+            both = compare_runtimes(args.synthetic, size, config, args.first_seed)
+            fast, stand_in = both["onnxruntime"], both["opencv"]
+            print(f"  the same side by side, frame by frame: ONNX Runtime median {fast:.1f} ms, "
+                  f"OpenCV's dnn {stand_in:.1f} ms ({stand_in / fast:.1f} times); "
+                  f"frames read differently {both['differ']} of {both['frames']}")
     if args.games:
         games = score_games(args.games)
         print(f"the referee bench's games in {args.games}: {games['games']} games")

@@ -1,7 +1,8 @@
 """Find and read dice and the doubling cube, in any photo or on a calibrated board.
 
 Two small convolutional networks, trained by ``tools/train_dice.py`` and shipped as
-ONNX files run by OpenCV's own ``cv2.dnn`` (no PyTorch at run time):
+ONNX files run by ONNX Runtime, or by OpenCV's own ``cv2.dnn`` where that is missing (no
+PyTorch at run time):
 
 - the *detector* sees the whole frame, scaled down to `DETECT_SIDE` at most, and
   outputs, every `STRIDE` pixels, how likely a die's centre is there, the sub-cell
@@ -98,9 +99,9 @@ class DiceConfig:
     #: Each place is read from crops cut at these multiples of the die's size, the log-probabilities
     #: averaged.
     spans: tuple[float, ...] = (1.0,)
-    #: On the board a place is read again at the die's true size when the first reading gives
-    #: it at least this probability of being a die at all (`find_objects`).
-    reread_min: float = 0.05
+    #: On the board a place is read again when the first reading (at a die's size, in
+    #: `sort_turns` views) gives it at least this probability of being a die or the cube (`_sort_places`).
+    reread_min: float = 0.1
     #: A die read with less confidence than this, or called cocked, is looked for on rings of
     #: these radii (in die sides) round the detector's centre, eight places on each, and read
     #: again where it was found (`centre_on_dice`); empty: never.
@@ -109,6 +110,14 @@ class DiceConfig:
     #: On the board a die called cocked is read again from a crop this much narrower, and stays
     #: cocked only when that reading says so too (`confirm_cocked`); ``None``: never.
     cocked_check: float | None = 0.9
+    #: Quarter turns (1, 2 or 4) the places the detector found are first read in, to sort dice
+    #: from the rest, on the board (`_sort_places`), and the turns the search reads its candidates in.
+    sort_turns: int = 1
+    search_turns: int = 4
+    #: On the board the detector sees the playing area scaled so a die is this many px.
+    board_die: float = BOARD_DIE
+    #: What runs the networks (`_net`, `RUNTIMES`): "" the fastest installed.
+    runtime: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,11 +167,45 @@ class CubeOnBoard:
         return {"value": self.value, "position": self.position}
 
 
+RUNTIMES = ("", "onnxruntime", "opencv")  # the fastest installed, or the one named
+Network = Callable[[np.ndarray], np.ndarray]  # an input batch (N, 3, H, W) -> its outputs
+
+
 @cache
-def _net(path: Path) -> cv2.dnn.Net:
+def _net(path: Path, runtime: str = "") -> Network:
+    """The ONNX network at ``path`` as a function of its input batch.
+
+    It is run by ONNX Runtime on one thread when that is installed, else (``runtime="opencv"``,
+    or a machine with no ONNX Runtime wheel such as 32-bit Raspberry Pi OS) by OpenCV's dnn;
+    ``runtime="onnxruntime"`` insists on ONNX Runtime.
+    Both give the same outputs to 1e-5; on one core here ONNX Runtime runs the reader 3.9 and the
+    detector 3.1 times as fast (`bench/dice.py --runtimes`).  One thread, because the referee's
+    other work (the checkers, the web page, the LEDs) has the Pi's other cores.
+    """
+    if runtime not in RUNTIMES:
+        raise ValueError(f"no runtime {runtime!r} for the dice networks: want one of {RUNTIMES}")
     if not path.is_file():
         raise FileNotFoundError(f"the dice model {path} is missing: reinstall pipgammon")
-    return cv2.dnn.readNetFromONNX(str(path))
+    if runtime != "opencv":
+        try:
+            import onnxruntime
+        except ImportError:
+            if runtime:
+                raise
+        else:
+            options = onnxruntime.SessionOptions()
+            options.intra_op_num_threads = options.inter_op_num_threads = 1
+            options.log_severity_level = 3  # errors only: not the graph optimiser's notes
+            session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+            name = session.get_inputs()[0].name
+            return lambda batch: np.asarray(session.run(None, {name: batch})[0])
+    net = cv2.dnn.readNetFromONNX(str(path))
+
+    def forward(batch: np.ndarray) -> np.ndarray:
+        net.setInput(batch)
+        return np.asarray(net.forward())
+
+    return forward
 
 
 def normalise(bgr: np.ndarray) -> np.ndarray:
@@ -241,11 +284,11 @@ def face_colour(crop: np.ndarray, config: DiceConfig) -> DieColour:
     return DieColour.OTHER
 
 
-def dihedral(crops: np.ndarray, mirrored: bool = True) -> np.ndarray:
-    """Crops (N, H, W, C) in their four quarter turns, then (``mirrored``) the same mirrored:
-    (8N or 4N, H, W, C), view-major (view k of crop i at ``k * N + i``)."""
-    turns = [np.rot90(crops, k, axes=(1, 2)) for k in range(4)]
-    views = turns + [t[:, :, ::-1] for t in turns] if mirrored else turns
+def dihedral(crops: np.ndarray, mirrored: bool = True, turns: int = 4) -> np.ndarray:
+    """Crops (N, H, W, C) in their first ``turns`` quarter turns, then (``mirrored``) the same
+    mirrored: (2 turns N or turns N, H, W, C), view-major (view k of crop i at ``k * N + i``)."""
+    turned = [np.rot90(crops, k, axes=(1, 2)) for k in range(turns)]
+    views = turned + [t[:, :, ::-1] for t in turned] if mirrored else turned
     return np.ascontiguousarray(np.concatenate(views))
 
 
@@ -262,17 +305,18 @@ def read_crops(crops: np.ndarray, models: Path = DATA, mirrored: bool = True) ->
     return softmax(mean_log_probabilities(crops, models, mirrored))
 
 
-def mean_log_probabilities(crops: np.ndarray, models: Path = DATA, mirrored: bool = True) -> np.ndarray:
-    """`read_crops` before the last normalisation: the views' mean log-probabilities (N, `CLASSES`)."""
-    net = _net(models / READER_FILE)
-    views = 8 if mirrored else 4
-    net.setInput(normalise(dihedral(crops, mirrored)))
-    logits = np.asarray(net.forward(), np.float64).reshape(views, len(crops), -1)
+def mean_log_probabilities(crops: np.ndarray, models: Path = DATA, mirrored: bool = True,
+                           turns: int = 4, runtime: str = "") -> np.ndarray:
+    """`read_crops` before the last normalisation: the views' mean log-probabilities (N, `CLASSES`),
+    over the first ``turns`` quarter turns (and their mirror images)."""
+    views = 2 * turns if mirrored else turns
+    logits = _net(models / READER_FILE, runtime)(normalise(dihedral(crops, mirrored, turns)))
+    logits = logits.astype(np.float64).reshape(views, len(crops), -1)
     if logits.shape[2] < CLASSES:  # a reader trained before the cocked or cube classes
         logits = np.pad(logits, ((0, 0), (0, 0), (0, CLASSES - logits.shape[2])), constant_values=-1e9)
     logp = logits - logits.max(axis=2, keepdims=True)
     logp -= np.log(np.exp(logp).sum(axis=2, keepdims=True))
-    dice, cube = logp[:, :, :CUBE].mean(axis=0), logp[:4, :, CUBE:].mean(axis=0)  # turns come first
+    dice, cube = logp[:, :, :CUBE].mean(axis=0), logp[:turns, :, CUBE:].mean(axis=0)  # turns come first
     mean: np.ndarray = np.concatenate([dice, cube], axis=1)
     return mean
 
@@ -288,7 +332,7 @@ Place = tuple[float, float, float]  # a die's centre x, y and its size, in frame
 
 
 def read_places(frame: np.ndarray, places: list[Place], config: DiceConfig,
-                models: Path = DATA) -> tuple[np.ndarray, np.ndarray]:
+                models: Path = DATA, turns: int = 4) -> tuple[np.ndarray, np.ndarray]:
     """The crops round ``places`` (cut at the die's size) and the reader's probabilities: the
     log-probabilities of the crops cut at each of ``config.spans`` times that size, averaged.
 
@@ -296,8 +340,8 @@ def read_places(frame: np.ndarray, places: list[Place], config: DiceConfig,
     second face), and averaging the cube's faces over them too read a centred 64 as a 4 on the
     bench (seed 3,000,022)."""
     spans = [np.stack([crop_die(frame, (x, y), k * size) for x, y, size in places]) for k in config.spans]
-    logp = mean_log_probabilities(np.concatenate(spans), models, config.mirrored).reshape(
-        len(spans), len(places), -1)
+    logp = mean_log_probabilities(np.concatenate(spans), models, config.mirrored, turns, config.runtime)
+    logp = logp.reshape(len(spans), len(places), -1)
     probabilities = softmax(np.concatenate([logp[:, :, :CUBE].mean(axis=0), logp[0, :, CUBE:]], axis=1))
     if config.spans[0] == 1.0:
         return spans[0], probabilities
@@ -327,7 +371,8 @@ def centre_on_dice(frame: np.ndarray, places: list[Place], config: DiceConfig,
     steps = [(0.0, 0.0)] + [(r * np.cos(a), r * np.sin(a))
                             for r in config.recentre for a in np.arange(8) * np.pi / 4]
     candidates = [(x + dx * size, y + dy * size, size) for x, y, size in places for dx, dy in steps]
-    _, p = read_places(frame, candidates, replace(config, mirrored=False, spans=(1.0,)), models)
+    _, p = read_places(frame, candidates, replace(config, mirrored=False, spans=(1.0,)), models,
+                       config.search_turns)
     best = p[:, NOT_A_DIE].reshape(len(places), len(steps)).argmin(axis=1)
     return [candidates[i * len(steps) + int(k)] for i, k in enumerate(best)]
 
@@ -378,6 +423,35 @@ def _doubtful(p: np.ndarray, config: DiceConfig) -> bool:
     return cocked or bool(p[value] < config.sure * (1.0 - p[NOT_A_DIE]))
 
 
+def _sort_places(frame: np.ndarray, places: list[Place], die_side: Callable[[float, float], float],
+                 config: DiceConfig, models: Path) -> tuple[np.ndarray, np.ndarray, list[int], list[Place]]:
+    """The detector's ``places`` on a board sorted out and read: the crops and reader
+    probabilities of them all, which of them are read as dice, and where (at the die's size).
+
+    Each place is first read in `DiceConfig.sort_turns` views from a crop cut at a die's true
+    size there.  The detector's size is a guess a few pixels off, and a crop a quarter too small
+    cuts the corner pips off a 2 or a 3: cut at the detector's size, a die of the referee bench's
+    games had 0.09 of being a die at all; cut at its true size the least of them had 0.63.  Most
+    places are weak detector peaks on a checker's rim (23 a frame on those games, 3.4 of them at
+    0.1 or more), and only a place that is something at all (`DiceConfig.reread_min`) is read
+    again: a die in all its views, the cube in its four turns at the detector's size, or a die's if
+    that is larger (the cube is a quarter larger than a die; a detector size under a die's cut the
+    8 of a cube (tuning board seed 5,000,069 at 2028×1520) so that it read as a 2)."""
+    at_size = [(x, y, die_side(x, y)) for x, y, _ in places]
+    one_span = replace(config, mirrored=False, spans=(1.0,))
+    crops, probabilities = read_places(frame, at_size, one_span, models, config.sort_turns)
+    something = 1.0 - probabilities[:, NOT_A_DIE] >= config.reread_min
+    cube_like = probabilities[:, CUBE:].sum(axis=1) > probabilities[:, 1:CUBE].sum(axis=1)
+    dice = [i for i in range(len(places)) if something[i] and not cube_like[i]]
+    cubes = [i for i in range(len(places)) if something[i] and cube_like[i]]
+    if dice:
+        crops[dice], probabilities[dice] = read_places(frame, [at_size[i] for i in dice], config, models)
+    if cubes:
+        larger = [(x, y, max(size, at_size[i][2])) for i, (x, y, size) in ((i, places[i]) for i in cubes)]
+        crops[cubes], probabilities[cubes] = read_places(frame, larger, one_span, models)
+    return crops, probabilities, dice, [at_size[i] for i in dice]
+
+
 def find_objects(frame: np.ndarray, config: DiceConfig = DiceConfig(), models: Path = DATA,
                  scale: float | None = None, die_side: Callable[[float, float], float] | None = None,
                  ) -> tuple[tuple[Die, ...], tuple[Cube, ...]]:
@@ -388,28 +462,16 @@ def find_objects(frame: np.ndarray, config: DiceConfig = DiceConfig(), models: P
     ``die_side(x, y)`` the side in pixels a die at that point of the frame has there.
     """
     small, scale = detector_input(frame, scale)
-    net = _net(models / DETECTOR_FILE)
-    net.setInput(normalise(small))
-    centres = decode_centres(net.forward()[0], config.min_score)
+    detector = _net(models / DETECTOR_FILE, config.runtime)
+    centres = decode_centres(detector(normalise(small))[0], config.min_score)
     if not centres:
         return (), ()
     places = [(x / scale, y / scale, size / scale) for _, x, y, size in centres]
-    # Where the dice are read a second time (below), the first reading only sorts the places
-    # out, and the four quarter turns at one span do for that: the cube's faces are read from
-    # them anyway, and the second reading is the dice's.
-    first = config if die_side is None else replace(config, mirrored=False, spans=(1.0,))
-    crops, probabilities = read_places(frame, places, first, models)
-    if die_side is not None:
-        # The detector's size is a guess a few pixels off, and a crop a quarter too small cuts
-        # the corner pips off a 2 or a 3.  Where the die's true size is known, read it again
-        # at that size (the cube, larger than a die, keeps the detector's).  A place surely
-        # not a die (a weak peak on a checker's rim, most of them) is not read again.
-        dice_like = [i for i, p in enumerate(probabilities)
-                     if p[1:CUBE].sum() >= p[CUBE:].sum() and 1.0 - p[NOT_A_DIE] >= config.reread_min]
+    if die_side is None:
+        crops, probabilities = read_places(frame, places, config, models)
+    else:
+        crops, probabilities, dice_like, guessed = _sort_places(frame, places, die_side, config, models)
         if dice_like:
-            guessed = [(x / scale, y / scale, die_side(x / scale, y / scale))
-                       for _, x, y, _ in (centres[i] for i in dice_like)]
-            crops[dice_like], probabilities[dice_like] = read_places(frame, guessed, config, models)
             # A die read with doubt (or called cocked) may have been cut off its centre: look
             # for it round there, and read it again where it was found.
             doubtful = [k for k, i in enumerate(dice_like) if _doubtful(probabilities[i], config)]
@@ -476,7 +538,7 @@ def on_board(frame: np.ndarray, corners: np.ndarray, config: DiceConfig = DiceCo
     table is no roll; the referee sees none there.  The Classic Line set has white and black
     dice only, so every die found is one of the two (`DiceConfig.two_colours`).
     """
-    scale = min(1.0, BOARD_DIE / BoardGeometry().die_pixels(corners)[1])
+    scale = min(1.0, config.board_die / BoardGeometry().die_pixels(corners)[1])
     config = replace(config, two_colours=True, min_score=min(config.min_score, config.board_min_score))
     area = np.asarray(corners, np.float32).reshape(-1, 1, 2)
     x, y, w, h = cv2.boundingRect(area)

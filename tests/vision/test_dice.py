@@ -16,9 +16,11 @@ import cv2
 import numpy as np
 import pytest
 
+from engine.cube import CUBE_FACES
 from engine.player import Player
 from vision import synthetic
-from vision.dice import CROP, STRIDE, DieColour, crop_die, decode_centres, find_dice, on_board
+from vision.dice import CROP, CUBE, STRIDE, DieColour, crop_die, decode_centres, find_dice, on_board
+from vision.dice import DATA as DATA_DIR
 from vision.synthetic import DieSpec
 
 from .conftest import Setup
@@ -215,6 +217,41 @@ def test_dice_on_a_calibrated_board(setup_factory: Callable[..., Setup]) -> None
     assert flagged >= cocked / 2
 
 
+def test_places_are_sorted_at_a_dice_size_and_only_dice_and_the_cube_read_again(
+        setup_factory: Callable[..., Setup]) -> None:
+    """The first reading of a place is at a die's true size, so a die whose detector size is
+    half its side (read at that size, some have 0.05 of being a die at all) is still taken for
+    one and read again in all its views, with its value; a place on the board where nothing lies
+    is not read again; the cube is read at the detector's size."""
+    from vision.dice import NOT_A_DIE, DiceConfig, _sort_places, local_die_side
+
+    setup = setup_factory(31)
+    config = DiceConfig(two_colours=True)
+    corners = setup.calibration.corners
+    middle = np.mean(corners, axis=0)
+
+    def side(x: float, y: float) -> float:
+        return local_die_side(corners, (x, y))
+
+    for k in range(4):
+        rng = random.Random(k)
+        dice = (DieSpec(rng.randint(1, 6), Player.WHITE), DieSpec(rng.randint(1, 6), Player.BLACK))
+        frame, truth = synthetic.render(synthetic.random_scene(setup.rng), setup.rng, style=setup.style,
+                                        mount=setup.mount, dice=dice, cube=synthetic.CubeSpec(8, "white"))
+        assert truth.cube is not None
+        halved = [(*d.centre, 0.5 * d.side) for d in truth.dice]
+        cube = [(*truth.cube.centre, truth.cube.side)]
+        step = 0.8 * truth.dice[0].side
+        # Two places on the bare strip between the rows, either side of the middle.
+        bare = [(float(middle[0]), float(middle[1]) + j * step, step) for j in (-3, 3)]
+        _, p, kept, read_at = _sort_places(frame, halved + cube + bare, side, config, DATA_DIR)
+        assert kept == [0, 1], k
+        assert [round(s) for _, _, s in read_at] == [round(side(x, y)) for x, y, _ in halved]
+        assert [int(np.argmax(p[i, 1:7])) + 1 for i in kept] == [d.value for d in truth.dice]
+        assert int(np.argmax(p[2])) == CUBE + CUBE_FACES.index(8)
+        assert all(1.0 - p[i, NOT_A_DIE] < config.reread_min for i in (3, 4))
+
+
 def test_the_cube_is_placed_by_where_it_lies_on_the_board() -> None:
     """Middle third: centred (64 counts 1); otherwise the nearer edge's player owns it."""
     from vision.dice import Cube, CubeOnBoard, cube_on_board
@@ -299,6 +336,22 @@ def test_the_eight_views_of_a_crop() -> None:
     np.testing.assert_array_equal(views[9], crops[1, :, ::-1])  # view 4 (the mirror image) of crop 1
     assert len({v.tobytes() for v in views[::2]}) == 8  # all eight differ for an asymmetric crop
     assert dihedral(crops, mirrored=False).shape == (8, 3, 3, 1)
+
+
+def test_both_runtimes_run_the_networks_alike() -> None:
+    """ONNX Runtime (the default where it is installed) and OpenCV's dnn (its stand-in) give the
+    reader's and the detector's outputs alike; an unknown runtime is named in the error."""
+    pytest.importorskip("onnxruntime")
+    from vision.dice import DATA, DETECTOR_FILE, READER_FILE, _net
+
+    rng = np.random.default_rng(7)
+    for name, shape in ((READER_FILE, (6, 3, CROP, CROP)), (DETECTOR_FILE, (1, 3, 8 * STRIDE, 12 * STRIDE))):
+        batch = rng.uniform(-0.5, 0.5, shape).astype(np.float32)
+        fast, stand_in = _net(DATA / name, "onnxruntime")(batch), _net(DATA / name, "opencv")(batch)
+        assert fast.shape == stand_in.shape and fast.size >= 6 * 14
+        np.testing.assert_allclose(fast, stand_in, atol=1e-4)
+    with pytest.raises(ValueError, match="'tensorflow'"):
+        _net(DATA / READER_FILE, "tensorflow")
 
 
 def test_a_die_read_at_two_spans_keeps_the_cube_from_the_first() -> None:
