@@ -24,7 +24,7 @@ move because they cover under a third of it.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cache
@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 
 from engine.cube import CUBE_FACES
-from vision.geometry import BoardGeometry
+from vision.geometry import BoardGeometry, FloatArray
 from vision.view import board_matrix, on_board_units
 
 DATA = Path(__file__).parent / "data"
@@ -220,7 +220,10 @@ def detector_input(frame: np.ndarray, scale: float | None = None) -> tuple[np.nd
     h, w = frame.shape[:2]
     scale = min(1.0, DETECT_SIDE / max(h, w)) if scale is None else scale
     sw, sh = round(w * scale), round(h * scale)
-    small = cv2.resize(frame, (sw, sh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    # Averaging areas (INTER_AREA) at a scale that is no whole fraction took 3.2 ms of a 1280 x 960
+    # board's 20; down to half size, interpolating reads the referee bench's games and the tuning
+    # boards as well (docs/dice.md), and only a larger step needs the averaging against aliasing.
+    small = cv2.resize(frame, (sw, sh), interpolation=cv2.INTER_AREA if scale < 0.5 else cv2.INTER_LINEAR)
     ph, pw = -sh % STRIDE, -sw % STRIDE
     if ph or pw:
         small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
@@ -329,6 +332,7 @@ def softmax(scores: np.ndarray) -> np.ndarray:
 
 
 Place = tuple[float, float, float]  # a die's centre x, y and its size, in frame pixels
+DieSides = Callable[[list[tuple[float, float]]], FloatArray]  # frame points -> a die's side at each
 
 
 def read_places(frame: np.ndarray, places: list[Place], config: DiceConfig,
@@ -423,7 +427,7 @@ def _doubtful(p: np.ndarray, config: DiceConfig) -> bool:
     return cocked or bool(p[value] < config.sure * (1.0 - p[NOT_A_DIE]))
 
 
-def _sort_places(frame: np.ndarray, places: list[Place], die_side: Callable[[float, float], float],
+def _sort_places(frame: np.ndarray, places: list[Place], die_sides: DieSides,
                  config: DiceConfig, models: Path) -> tuple[np.ndarray, np.ndarray, list[int], list[Place]]:
     """The detector's ``places`` on a board sorted out and read: the crops and reader
     probabilities of them all, which of them are read as dice, and where (at the die's size).
@@ -437,7 +441,8 @@ def _sort_places(frame: np.ndarray, places: list[Place], die_side: Callable[[flo
     again: a die in all its views, the cube in its four turns at the detector's size, or a die's if
     that is larger (the cube is a quarter larger than a die; a detector size under a die's cut the
     8 of a cube (tuning board seed 5,000,069 at 2028×1520) so that it read as a 2)."""
-    at_size = [(x, y, die_side(x, y)) for x, y, _ in places]
+    sides = die_sides([(x, y) for x, y, _ in places])
+    at_size = [(x, y, float(side)) for (x, y, _), side in zip(places, sides, strict=True)]
     one_span = replace(config, mirrored=False, spans=(1.0,))
     crops, probabilities = read_places(frame, at_size, one_span, models, config.sort_turns)
     something = 1.0 - probabilities[:, NOT_A_DIE] >= config.reread_min
@@ -453,13 +458,13 @@ def _sort_places(frame: np.ndarray, places: list[Place], die_side: Callable[[flo
 
 
 def find_objects(frame: np.ndarray, config: DiceConfig = DiceConfig(), models: Path = DATA,
-                 scale: float | None = None, die_side: Callable[[float, float], float] | None = None,
+                 scale: float | None = None, die_sides: DieSides | None = None,
                  ) -> tuple[tuple[Die, ...], tuple[Cube, ...]]:
     """Every die (left to right) and doubling cube in a BGR frame, trusted to be a real image.
 
     ``models`` is the folder of the two ONNX files (another only to score a retrained pair);
     ``scale`` is the detector's input scale when the dice's size is known (`on_board`), and
-    ``die_side(x, y)`` the side in pixels a die at that point of the frame has there.
+    ``die_sides(points)`` the side in pixels a die has at each of those points of the frame.
     """
     small, scale = detector_input(frame, scale)
     detector = _net(models / DETECTOR_FILE, config.runtime)
@@ -467,10 +472,10 @@ def find_objects(frame: np.ndarray, config: DiceConfig = DiceConfig(), models: P
     if not centres:
         return (), ()
     places = [(x / scale, y / scale, size / scale) for _, x, y, size in centres]
-    if die_side is None:
+    if die_sides is None:
         crops, probabilities = read_places(frame, places, config, models)
     else:
-        crops, probabilities, dice_like, guessed = _sort_places(frame, places, die_side, config, models)
+        crops, probabilities, dice_like, guessed = _sort_places(frame, places, die_sides, config, models)
         if dice_like:
             # A die read with doubt (or called cocked) may have been cut off its centre: look
             # for it round there, and read it again where it was found.
@@ -552,23 +557,24 @@ def on_board(frame: np.ndarray, corners: np.ndarray, config: DiceConfig = DiceCo
         return moved if cv2.pointPolygonTest(area, box_centre(moved), False) >= 0 else None
 
     dice, cubes = find_objects(frame[y0:y1, x0:x1], config, models, scale,
-                               lambda x, y: local_die_side(corners, (x + x0, y + y0)))
+                               lambda points: local_die_sides(corners, [(x + x0, y + y0) for x, y in points]))
     found = [replace(d, box=box) for d in dice if (box := inside(d.box)) is not None]
     seen = [replace(c, box=box) for c in cubes if (box := inside(c.box)) is not None]
     cube = max(seen, key=lambda c: c.confidence) if seen else None
     return physical(found, cube, corners), None if cube is None else cube_on_board(cube, corners)
 
 
-def local_die_side(corners: np.ndarray, at: tuple[float, float]) -> float:
-    """A die's side in frame pixels where its centre is ``at``: the canonical die square there,
-    seen through the camera's perspective (the root of its area in the frame)."""
-    g = BoardGeometry()
-    to_board = board_matrix(corners)
-    centre = on_board_units(corners, [at])[0]
-    half = g.die / 2
-    square = (centre + np.array([[-half, -half], [half, -half], [half, half], [-half, half]]))[None]
-    seen = np.asarray(cv2.perspectiveTransform(square, np.linalg.inv(to_board))).reshape(4, 2)
-    return float(np.sqrt(abs(cv2.contourArea(seen.astype(np.float32)))))
+def local_die_sides(corners: np.ndarray, points: Sequence[tuple[float, float]]) -> FloatArray:
+    """A die's side in frame pixels where its centre is at each of ``points``: the canonical die
+    square there, seen through the camera's perspective (the root of its area in the frame)."""
+    half = BoardGeometry().die / 2
+    centres = on_board_units(corners, points)
+    squares = centres[:, None, :] + np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
+    to_frame = np.linalg.inv(board_matrix(corners))
+    x, y = np.asarray(cv2.perspectiveTransform(squares.reshape(1, -1, 2), to_frame)).reshape(-1, 4, 2).T
+    area = 0.5 * np.abs((x * np.roll(y, -1, axis=0) - np.roll(x, -1, axis=0) * y).sum(axis=0))  # the shoelace
+    sides: FloatArray = np.sqrt(area)
+    return sides
 
 
 def physical(dice: list[Die], cube: Cube | None, corners: np.ndarray) -> tuple[Die, ...]:

@@ -223,15 +223,15 @@ def test_places_are_sorted_at_a_dice_size_and_only_dice_and_the_cube_read_again(
     half its side (read at that size, some have 0.05 of being a die at all) is still taken for
     one and read again in all its views, with its value; a place on the board where nothing lies
     is not read again; the cube is read at the detector's size."""
-    from vision.dice import NOT_A_DIE, DiceConfig, _sort_places, local_die_side
+    from vision.dice import NOT_A_DIE, DiceConfig, _sort_places, local_die_sides
 
     setup = setup_factory(31)
     config = DiceConfig(two_colours=True)
     corners = setup.calibration.corners
     middle = np.mean(corners, axis=0)
 
-    def side(x: float, y: float) -> float:
-        return local_die_side(corners, (x, y))
+    def sides(points: list[tuple[float, float]]) -> np.ndarray:
+        return local_die_sides(corners, points)
 
     for k in range(4):
         rng = random.Random(k)
@@ -244,9 +244,9 @@ def test_places_are_sorted_at_a_dice_size_and_only_dice_and_the_cube_read_again(
         step = 0.8 * truth.dice[0].side
         # Two places on the bare strip between the rows, either side of the middle.
         bare = [(float(middle[0]), float(middle[1]) + j * step, step) for j in (-3, 3)]
-        _, p, kept, read_at = _sort_places(frame, halved + cube + bare, side, config, DATA_DIR)
+        _, p, kept, read_at = _sort_places(frame, halved + cube + bare, sides, config, DATA_DIR)
         assert kept == [0, 1], k
-        assert [round(s) for _, _, s in read_at] == [round(side(x, y)) for x, y, _ in halved]
+        assert [round(s) for _, _, s in read_at] == [round(s) for s in sides([(x, y) for x, y, _ in halved])]
         assert [int(np.argmax(p[i, 1:7])) + 1 for i in kept] == [d.value for d in truth.dice]
         assert int(np.argmax(p[2])) == CUBE + CUBE_FACES.index(8)
         assert all(1.0 - p[i, NOT_A_DIE] < config.reread_min for i in (3, 4))
