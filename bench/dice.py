@@ -156,16 +156,19 @@ def compare_runtimes(frames: int, size: tuple[int, int], config: DiceConfig,
                      first_seed: int = 3_000_000) -> dict[str, float]:
     """The dice and cube of the synthetic boards read with each runtime of `vision.dice.RUNTIMES`
     in turn, frame by frame in one process (so both see the same load): the median ms of each,
-    and the frames where they found anything different."""
+    and the frames where they found different dice (value, colour, cocked, centre to the pixel)
+    or a different cube."""
     ms: dict[str, list[float]] = {"onnxruntime": [], "opencv": []}
     differ = 0
     for seed in range(first_seed, first_seed + frames):
         frame, truth, _ = synthetic_board(seed, size)
-        seen = []
+        seen: list[tuple[list[tuple[int, DieColour, bool, int, int]], CubeOnBoard | None]] = []
         for runtime, times in ms.items():
             start = time.perf_counter()
-            seen.append(on_board(frame, truth.corners, replace(config, runtime=runtime)))
+            dice, cube = on_board(frame, truth.corners, replace(config, runtime=runtime))
             times.append((time.perf_counter() - start) * 1000)
+            read = [(d.value, d.colour, d.cocked, round(d.centre[0]), round(d.centre[1])) for d in dice]
+            seen.append((read, cube))
         differ += seen[0] != seen[1]
     return {"frames": frames, "differ": differ} | {k: statistics.median(v) for k, v in ms.items()}
 
