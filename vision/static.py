@@ -68,9 +68,10 @@ def changed_area(small: Image, reference: npt.NDArray[np.float32], grid: FloatAr
     """
     ratio = (np.log(grid + 8.0) - np.log(reference_grid + 8.0)).astype(np.float32)  # (3, 13, 3)
     field = np.stack([_WY @ ratio[:, :, c] @ _WX for c in range(3)], axis=-1)  # (rows, cols, 3)
-    delta = np.abs(LOG[small] - reference - field)
+    # OpenCV's lookup and arithmetic give numpy's float32 results in a third of the time.
+    delta = cv2.absdiff(cv2.subtract(cv2.LUT(small, LOG), reference), field)
     # (numpy reduces slowly along a short last axis: take the channel maximum by hand.)
     difference = np.maximum(np.maximum(delta[:, :, 0], delta[:, :, 1]), delta[:, :, 2])
     changed = ((difference > THRESHOLD) & _MASK).astype(np.uint8)
-    changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    return float(np.count_nonzero(changed) / _CHECKER_AREA)
+    opened = cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return float(np.count_nonzero(opened) / _CHECKER_AREA)

@@ -207,6 +207,17 @@ COLUMN_EDGES = _column_edges()
 COLUMN_X = np.array([(a + b) / 2 for a, b in COLUMN_EDGES])
 
 
+def _cell_columns() -> npt.NDArray[np.intp]:
+    """The half-resolution view's x of each column's cells: (13, width); the bar is as wide as a point."""
+    halves = [(x0 // 2, (x1 + 1) // 2) for x0, x1 in COLUMN_EDGES]
+    widths = {x1 - x0 for x0, x1 in halves}
+    assert len(widths) == 1, f"the light grid's columns differ in width: {sorted(widths)}"
+    return np.array([np.arange(x0, x1) for x0, x1 in halves])
+
+
+_CELL_COLUMNS = _cell_columns()
+
+
 def light_grid(small: Image) -> FloatArray:
     """Median BGR of each band (frame above, middle strip, frame below) over each column: (3, 13, 3).
 
@@ -215,9 +226,9 @@ def light_grid(small: Image) -> FloatArray:
     """
     grid = np.zeros((len(BANDS), COLUMNS, 3))
     for b, (y0, y1) in enumerate(BANDS):
-        for c, (x0, x1) in enumerate(COLUMN_EDGES):
-            cell = small[y0 // 2:(y1 + 1) // 2, x0 // 2:(x1 + 1) // 2].reshape(-1, 3)
-            grid[b, c] = np.median(cell, axis=0)
+        cells = small[y0 // 2:(y1 + 1) // 2, _CELL_COLUMNS]  # (rows, column, x, 3)
+        # All 13 medians of a band in one call: 39 calls took 0.6 ms of a frame's reading.
+        grid[b] = np.median(cells.transpose(1, 0, 2, 3).reshape(COLUMNS, -1, 3), axis=1)
     return grid
 
 
