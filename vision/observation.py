@@ -16,7 +16,7 @@ from vision.calibration import Calibration
 from vision.corners import read_corners
 from vision.dice import CubeOnBoard, Die, on_board
 from vision.reading import Reading, read
-from vision.stabiliser import Scene, StabiliserConfig, motion, shrink
+from vision.stabiliser import Scene, StabiliserConfig, motion, shrink, what_counts
 from vision.view import Image
 
 #: A point read with less confidence than this is `Scene.unsure`: its count may be one off.
@@ -108,7 +108,15 @@ class Observer:
             return self._read, moved
         seen = observe(frame, self.calibration)
         self.reads += 1
-        same = at_rest and self._read is not None and seen.scene() == self._read.scene()
+        same = at_rest and self._read is not None and _agree(seen.scene(), self._read.scene())
         self._agreeing = self._agreeing + 1 if same else 1
         self._read, self._read_small = seen, small
         return seen, moved
+
+
+def _agree(one: Scene | None, other: Scene | None) -> bool:
+    """Whether two frames' scenes agree as the stabiliser counts it (`what_counts`); two frames
+    with no scene (a hand over the board) agree too."""
+    if one is None or other is None:
+        return one is other
+    return what_counts(one) == what_counts(other)

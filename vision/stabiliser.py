@@ -5,7 +5,7 @@ one stateful part (trackpy's ``linking``).  A scene reaches the referee only whe
 `StabiliserConfig.agreeing_frames` frames in a row
 
 - were read with status ``ok`` or ``cocked`` (a hand over the board resets the count),
-- agree on every point, the bar and the dice, and
+- agree on every point, the bar and the dice (but for a cocked die's face: `what_counts`), and
 - show no motion anywhere on the board: a die in flight, a checker being slid or a
   hand at the edge of the frame move pixels even when the reading happens to agree.
 
@@ -23,7 +23,7 @@ import numpy as np
 from engine.scene import Scene
 from vision.view import Image
 
-__all__ = ["Scene", "Stabiliser", "StabiliserConfig", "Stable", "motion", "shrink"]
+__all__ = ["Scene", "Stabiliser", "StabiliserConfig", "Stable", "motion", "shrink", "what_counts"]
 
 #: Motion is measured on the frame shrunk this many times: sensor noise averages out and
 #: a die (20+ px) still covers a few cells.
@@ -65,16 +65,29 @@ def motion(before: np.ndarray | None, after: np.ndarray) -> float:
     return float(np.abs(after - before).max())
 
 
+def what_counts(scene: Scene) -> tuple[object, ...]:
+    """What frames must agree on: the scene without the face of a cocked die.
+
+    The rulebook has a roll with a cocked die thrown again whatever it shows, so that face is no
+    information, and a die leaning on a checker shows its top face so foreshortened that the
+    reader's best guess at it changes from frame to frame (a cocked 1 of the stabiliser bench read
+    1, 4, 4, 1, 4 in five still frames).  Counted, it kept the roll from ever becoming stable,
+    and the referee never heard it was to be thrown again."""
+    dice = tuple(sorted((colour, 0 if cocked else value, cocked) for colour, value, cocked in scene.dice))
+    return scene.points, scene.bar, dice, scene.stacked, scene.cube
+
+
 class Stabiliser:
     """Feed it every frame's reading with `push`; it returns a `Stable` when one is due."""
 
     def __init__(self, config: StabiliserConfig = StabiliserConfig()) -> None:
         self.config = config
-        self._run: Scene | None = None
+        self._run: tuple[object, ...] | None = None  # what the frames of the current run agree on
         self._run_start = 0
         self._run_start_ms = 0.0
         self._run_length = 0
         self._emitted: Scene | None = None
+        self._emitted_key: tuple[object, ...] | None = None
 
     @property
     def last(self) -> Scene | None:
@@ -88,16 +101,18 @@ class Stabiliser:
             self._run = None
             self._run_length = 0
             return None
-        if scene != self._run:
-            self._run, self._run_start, self._run_start_ms, self._run_length = scene, frame, timestamp_ms, 0
+        key = what_counts(scene)
+        if key != self._run:
+            self._run, self._run_start, self._run_start_ms, self._run_length = key, frame, timestamp_ms, 0
         self._run_length += 1
-        if self._run_length != self.config.agreeing_frames or scene == self._emitted:
+        if self._run_length != self.config.agreeing_frames or key == self._emitted_key:
             return None
-        self._emitted = scene
+        self._emitted, self._emitted_key = scene, key
         return Stable(scene, frame, self._run_start, timestamp_ms - self._run_start_ms)
 
     def reset(self) -> None:
         """Forget everything (a new game): the next stable scene is emitted, even if unchanged."""
         self._emitted = None
+        self._emitted_key = None
         self._run = None
         self._run_length = 0

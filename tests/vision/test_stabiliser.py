@@ -44,6 +44,20 @@ def test_cocked_dice_are_stable_observations_too() -> None:
     assert feed(Stabiliser(), [("cocked", cocked, 0.0)] * 3) == [(2, cocked)]
 
 
+def test_a_cocked_die_whose_face_flickers_is_still_a_stable_roll() -> None:
+    """The face of a cocked die does not count (the roll is thrown again): frames that read it
+    1, 4, 4, 1 agree, and the roll is emitted once; a flat die's value and a die becoming cocked
+    still count."""
+    def roll(face: int, cocked: bool = True) -> Scene:
+        return Scene(A.points, A.bar, (("white", face, cocked), ("white", 5, False)))
+
+    frames = [("ok", roll(1), 0.0), ("ok", roll(4), 0.0), ("ok", roll(4), 0.0), ("ok", roll(1), 0.0),
+              ("ok", roll(4, cocked=False), 0.0), ("ok", roll(4, cocked=False), 0.0),
+              ("ok", roll(4, cocked=False), 0.0), ("ok", roll(6, cocked=False), 0.0),
+              ("ok", roll(6, cocked=False), 0.0)]
+    assert feed(Stabiliser(), frames) == [(2, roll(4)), (6, roll(4, cocked=False))]
+
+
 def test_latency_is_counted_from_the_first_agreeing_frame() -> None:
     stabiliser = Stabiliser()
     feed(stabiliser, [("occluded", None, 0.0)] * 4)
