@@ -65,11 +65,12 @@ def observe(frame: Image, calibration: Calibration) -> Observation:
 
 
 def observe_corners(frame: Image, corners: np.ndarray) -> Observation:
-    """Read a photo from the corners of its playing area (no places are cleared under dice yet)."""
-    reading = read_corners(frame, corners)
+    """Read a photo from the corners of its playing area: the dice and the cube first, then the
+    checkers, with no checker under a flat die."""
+    dice, cube = on_board(frame, corners)
+    reading = read_corners(frame, corners, flat_dice=[d.centre for d in dice if not d.cocked])
     if reading.status == "no-board":
         return Observation(reading)
-    dice, cube = on_board(frame, corners)
     return Observation(reading, dice, cube)
 
 

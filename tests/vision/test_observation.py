@@ -44,6 +44,28 @@ def test_a_die_leaning_on_a_checker_is_no_hand_over_the_board(setup_factory: Cal
     assert 4 in seen.scene().unsure
 
 
+def test_corners_mode_reads_no_checker_under_a_flat_die() -> None:
+    """With no calibration either, a die lying flat on a free place is no checker: not told of the
+    dice, corners mode read one as a checker of its colour on 5 of the boards 900-915."""
+    from engine.position import Position
+    from vision.corners import read_corners
+    from vision.observation import observe_corners
+
+    for seed in (900, 906, 912):
+        rng = random.Random(seed)
+        style = synthetic.Style.random(rng, hand=False)
+        mount = synthetic.camera(style, rng, (1280, 960))
+        dice = (synthetic.DieSpec(rng.randint(1, 6), Player.WHITE),
+                synthetic.DieSpec(rng.randint(1, 6), Player.BLACK))
+        position: Position = synthetic.random_scene(rng, most=5)
+        frame, truth = synthetic.render(position, rng, size=(1280, 960), style=style, mount=mount, dice=dice)
+        want = tuple(position.at(p) for p in range(1, 25))
+        assert read_corners(frame, truth.corners).points != want, seed  # the dice not told
+        seen = observe_corners(frame, truth.corners)
+        assert seen.reading.points == want, seed
+        assert sorted(d.value for d in seen.dice) == sorted(d.value for d in truth.dice), seed
+
+
 def test_json_and_scene() -> None:
     seen = Observation(OK, (FLAT, COCKED), CubeOnBoard(2, "white"))
     data = seen.to_json()
