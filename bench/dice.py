@@ -4,6 +4,7 @@
     python bench/dice.py --models /tmp/dice --folds 5     # held-out folds from tools/train_dice.py
     python bench/dice.py --synthetic 0 --games DIR        # every roll of bench/referee.py's kept games
     python bench/dice.py --synthetic 30 --runtimes        # ONNX Runtime against OpenCV's dnn, timed
+    python bench/dice.py --synthetic 30 --view            # the detector on the board's view or box, timed
 
 With ``--folds K`` the folder holds ``fold0 .. fold{K-1}``, each trained without the photos
 i with i mod K == fold, and each photo is scored by the networks that never saw it: the
@@ -41,7 +42,17 @@ from engine.cube import CUBE_FACES
 from engine.events import Event
 from engine.player import Player
 from vision import synthetic
-from vision.dice import DATA, CubeOnBoard, DiceConfig, DieColour, crop_die, find_dice, on_board, read_crops
+from vision.dice import (
+    DATA,
+    CubeOnBoard,
+    DiceConfig,
+    Die,
+    DieColour,
+    crop_die,
+    find_dice,
+    on_board,
+    read_crops,
+)
 
 PHOTOS = Path(__file__).resolve().parent / "data" / "real-dice"
 
@@ -152,24 +163,26 @@ def synthetic_board(seed: int, size: tuple[int, int]) -> tuple[np.ndarray, synth
     return frame, truth, CubeOnBoard(1 if place == "center" else cube.face, place)
 
 
-def compare_runtimes(frames: int, size: tuple[int, int], config: DiceConfig,
-                     first_seed: int = 3_000_000) -> dict[str, float]:
-    """The dice and cube of the synthetic boards read with each runtime of `vision.dice.RUNTIMES`
-    in turn, frame by frame in one process (so both see the same load): the median ms of each,
-    and the frames where they found different dice (value, colour, cocked, centre to the pixel)
+def compare_configs(frames: int, size: tuple[int, int], configs: dict[str, DiceConfig],
+                    first_seed: int = 3_000_000) -> dict[str, float]:
+    """The dice and cube of the synthetic boards read with each of two ``configs`` in turn, frame
+    by frame in one process (so both see the same load): the median ms of each, and the frames
+    where they found different dice (value, colour, cocked, or centres a quarter of a side apart)
     or a different cube."""
-    ms: dict[str, list[float]] = {"onnxruntime": [], "opencv": []}
+    ms: dict[str, list[float]] = {name: [] for name in configs}
     differ = 0
     for seed in range(first_seed, first_seed + frames):
         frame, truth, _ = synthetic_board(seed, size)
-        seen: list[tuple[list[tuple[int, DieColour, bool, int, int]], CubeOnBoard | None]] = []
-        for runtime, times in ms.items():
+        seen: list[tuple[tuple[Die, ...], CubeOnBoard | None]] = []
+        for name, config in configs.items():
             start = time.perf_counter()
-            dice, cube = on_board(frame, truth.corners, replace(config, runtime=runtime))
-            times.append((time.perf_counter() - start) * 1000)
-            read = [(d.value, d.colour, d.cocked, round(d.centre[0]), round(d.centre[1])) for d in dice]
-            seen.append((read, cube))
-        differ += seen[0] != seen[1]
+            seen.append(on_board(frame, truth.corners, config))
+            ms[name].append((time.perf_counter() - start) * 1000)
+        (one, one_cube), (other, other_cube) = seen
+        differ += one_cube != other_cube or len(one) != len(other) or any(
+            (a.value, a.colour, a.cocked) != (b.value, b.colour, b.cocked)
+            or np.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]) > (a.box[2] - a.box[0]) / 4
+            for a, b in zip(one, other, strict=True))
     return {"frames": frames, "differ": differ} | {k: statistics.median(v) for k, v in ms.items()}
 
 
@@ -287,13 +300,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runtimes", action="store_true",
                         help="with --synthetic: also read each board with ONNX Runtime and with OpenCV's dnn "
                              "in turn, and print both times")
+    parser.add_argument("--view", action="store_true",
+                        help="with --synthetic: also read each board with the detector on the board's "
+                             "upright view and on the frame's box round it in turn, and print both times")
     parser.add_argument("--spans", default="1", metavar="K,K",
                         help="read each die from crops cut at these multiples of its size (DiceConfig.spans)")
     args = parser.parse_args(argv)
     if args.games and not args.games.is_dir():
         parser.error(f"--games {args.games}: not a folder (want bench/referee.py's --keep DIR)")
-    if args.runtimes and not args.synthetic:
-        parser.error("--runtimes times the synthetic boards: give --synthetic N with N > 0")
+    if (args.runtimes or args.view) and not args.synthetic:
+        parser.error("--runtimes and --view time the synthetic boards: give --synthetic N with N > 0")
     if not (args.photos / "labels.json").is_file():
         parser.error(f"--photos {args.photos}: no labels.json there (want images/ and labels.json)")
     cv2.setNumThreads(1)
@@ -338,10 +354,18 @@ def main(argv: list[str] | None = None) -> int:
         ms = f"median {syn['median_ms']:.1f} ms, p95 {syn['p95_ms']:.1f} ms"
         print(f"  dice per frame (playing area only): {ms}")
         if args.runtimes:
-            both = compare_runtimes(args.synthetic, size, config, args.first_seed)
+            both = compare_configs(args.synthetic, size, {runtime: replace(config, runtime=runtime)
+                                                          for runtime in ("onnxruntime", "opencv")},
+                                   args.first_seed)
             fast, stand_in = both["onnxruntime"], both["opencv"]
             print(f"  the same side by side, frame by frame: ONNX Runtime median {fast:.1f} ms, "
                   f"OpenCV's dnn {stand_in:.1f} ms ({stand_in / fast:.1f} times); "
+                  f"frames read differently {both['differ']} of {both['frames']}")
+        if args.view:
+            both = compare_configs(args.synthetic, size,
+                                   {"view": config, "box": replace(config, on_view=False)}, args.first_seed)
+            print(f"  the same side by side, frame by frame: the detector on the board's upright view "
+                  f"median {both['view']:.1f} ms, on the frame's box round it {both['box']:.1f} ms; "
                   f"frames read differently {both['differ']} of {both['frames']}")
     if args.games:
         games = score_games(args.games)

@@ -164,25 +164,27 @@ def templates(small: Image, middle: FloatArray, described: np.ndarray, bare: Seq
 
 
 def read_corners(frame: Image, corners: FloatArray, model: SlotModel | None = None,
-                 flat_dice: Sequence[tuple[float, float]] = ()) -> Reading:
-    """Read ``frame`` given its playing area's corners TL, TR, BR, BL in the numbering frame.
+                 flat_dice: Sequence[tuple[float, float]] = (), view: Image | None = None) -> Reading:
+    """Read ``frame`` given its playing area's corners TL, TR, BR, BL in the numbering frame
+    (``view``: its `canonical` view, when that is already warped).
 
     ``flat_dice`` are the frame centres of dice lying flat on the board: as in `read`, a place
     under one holds no checker (not told, corners mode read a die on a free place as a checker on
     8 of 40 boards with a roll on them, seeds 7,000,000 on; told, on none)."""
     started = time.perf_counter()
     model = model or SlotModel.load(CORNERS_MODEL)
-    small, middle, described = observe_corners(frame, corners)
+    small, middle, described = observe_corners(frame, corners, view)
     under = places_under(flat_dice, corners)
     probabilities = model.probabilities(templates(small, middle, described, under).inputs(described))
     probabilities[under] = np.eye(probabilities.shape[1])[EMPTY]
     return timed(count(probabilities.argmax(axis=1), probabilities.max(axis=1)), started)
 
 
-def observe_corners(frame: Image, corners: FloatArray) -> tuple[Image, FloatArray, np.ndarray]:
+def observe_corners(frame: Image, corners: FloatArray,
+                    view: Image | None = None) -> tuple[Image, FloatArray, np.ndarray]:
     """The half-resolution view, its middle strip's light per column, and every place's
     descriptor lit by that strip alone."""
-    small = reduce(canonical(frame, corners))
+    small = reduce(canonical(frame, corners) if view is None else view)
     middle = _middle(small)
     return small, middle, descriptors(small, _light_at(middle, _PLACE_X))
 

@@ -4,7 +4,8 @@ Two small convolutional networks, trained by ``tools/train_dice.py`` and shipped
 ONNX files run by ONNX Runtime, or by OpenCV's own ``cv2.dnn`` where that is missing (no
 PyTorch at run time):
 
-- the *detector* sees the whole frame, scaled down to `DETECT_SIDE` at most, and
+- the *detector* sees the whole frame, scaled down to `DETECT_SIDE` at most (on a
+  calibrated board, the checker reader's upright view of the playing area), and
   outputs, every `STRIDE` pixels, how likely a die's centre is there, the sub-cell
   offset of that centre and the die's size (CenterNet's idea: no anchors, no boxes to
   merge, touching dice stay apart because their centres do);
@@ -35,7 +36,7 @@ import numpy as np
 
 from engine.cube import CUBE_FACES
 from vision.geometry import BoardGeometry, FloatArray
-from vision.view import board_matrix, on_board_units
+from vision.view import board_matrix, canonical, on_board_units, warp_matrix
 
 DATA = Path(__file__).parent / "data"
 DETECTOR_FILE = "dice_detector.onnx"
@@ -118,6 +119,9 @@ class DiceConfig:
     board_die: float = BOARD_DIE
     #: What runs the networks (`_net`, `RUNTIMES`): "" the fastest installed.
     runtime: str = ""
+    #: On the board the detector sees the checker reader's upright top-down view of the playing
+    #: area (`board_detector_input`); off, the frame's upright box round it.
+    on_view: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,15 +221,54 @@ def normalise(bgr: np.ndarray) -> np.ndarray:
     batch = np.empty((n, 3, h, w), np.float32)
     # OpenCV splits the interleaved channels into planes at twice the speed of numpy's strided
     # transpose, and scaling straight into the output saves a temporary: the detector's input
-    # took 0.84 ms, now 0.44 (a 768 x 800 board at 1280 x 960).
-    for channel, plane in enumerate(cv2.split(np.ascontiguousarray(bgr).reshape(n * h, w, 3))):
+    # took 0.84 ms, now 0.44 (a 768 x 800 board at 1280 x 960).  One image is split as it lies
+    # (a slice of a larger one, say), a batch as one tall image.
+    planes = cv2.split(bgr[0] if n == 1 else np.ascontiguousarray(bgr).reshape(n * h, w, 3))
+    for channel, plane in enumerate(planes):
         np.multiply(plane.reshape(n, h, w), np.float32(1 / 255), out=batch[:, channel], dtype=np.float32)
     batch -= np.float32(0.5)
     return batch
 
 
-def detector_input(frame: np.ndarray, scale: float | None = None) -> tuple[np.ndarray, float]:
-    """The frame scaled (by default down to `DETECT_SIDE`) and padded to whole cells, and the scale."""
+@dataclass(frozen=True, slots=True)
+class DetectorView:
+    """What the detector sees, padded to whole cells, and ``to_frame``: the homography from its
+    pixels to the frame's (pixel centres at whole numbers in both, as OpenCV's warps have them)."""
+
+    image: np.ndarray
+    to_frame: np.ndarray  # 3 x 3
+
+    def places(self, peaks: list[tuple[float, float, float, float]]) -> list[Place]:
+        """The detector's (score, x, y, size) in its input (pixel edges at whole numbers, as
+        `decode_centres` gives them) -> (x, y, size) in the frame, the same way: each peak's
+        square mapped to the frame, its size the root of the area it covers there."""
+        squares = np.array([[(x + dx * size / 2 - 0.5, y + dy * size / 2 - 0.5)
+                             for dx, dy in ((0, 0), (-1, -1), (1, -1), (1, 1), (-1, 1))]
+                            for _, x, y, size in peaks], np.float64)
+        seen = np.asarray(cv2.perspectiveTransform(squares.reshape(1, -1, 2), self.to_frame))
+        seen = seen.reshape(-1, 5, 2)
+        return [(float(cx + 0.5), float(cy + 0.5), float(side))
+                for (cx, cy), side in zip(seen[:, 0], square_sides(seen[:, 1:]), strict=True)]
+
+
+def square_sides(quads: np.ndarray) -> FloatArray:
+    """The side of the square of the same area as each quadrilateral (N, 4, 2): a square's side
+    seen through a perspective."""
+    x, y = quads[:, :, 0].T, quads[:, :, 1].T
+    area = 0.5 * np.abs((x * np.roll(y, -1, axis=0) - np.roll(x, -1, axis=0) * y).sum(axis=0))  # the shoelace
+    sides: FloatArray = np.sqrt(area)
+    return sides
+
+
+def _whole_cells(image: np.ndarray) -> np.ndarray:
+    ph, pw = -image.shape[0] % STRIDE, -image.shape[1] % STRIDE
+    return cv2.copyMakeBorder(image, 0, ph, 0, pw, cv2.BORDER_REPLICATE) if ph or pw else image
+
+
+def detector_input(frame: np.ndarray, scale: float | None = None,
+                   offset: tuple[int, int] = (0, 0)) -> DetectorView:
+    """The frame scaled (by default down to `DETECT_SIDE`) and padded to whole cells; ``offset``:
+    where ``frame`` (a part of a larger frame) lies in it."""
     h, w = frame.shape[:2]
     scale = min(1.0, DETECT_SIDE / max(h, w)) if scale is None else scale
     sw, sh = round(w * scale), round(h * scale)
@@ -233,10 +276,49 @@ def detector_input(frame: np.ndarray, scale: float | None = None) -> tuple[np.nd
     # board's 20; down to half size, interpolating reads the referee bench's games and the tuning
     # boards as well (docs/dice.md), and only a larger step needs the averaging against aliasing.
     small = cv2.resize(frame, (sw, sh), interpolation=cv2.INTER_AREA if scale < 0.5 else cv2.INTER_LINEAR)
-    ph, pw = -sh % STRIDE, -sw % STRIDE
-    if ph or pw:
-        small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
-    return small, scale
+    # Pixel edges scale with the frame: a centre x maps to (x + 0.5) / scale - 0.5 + offset.
+    k = 1 / scale
+    to_frame = np.array([[k, 0, (k - 1) / 2 + offset[0]], [0, k, (k - 1) / 2 + offset[1]], [0, 0, 1]])
+    return DetectorView(_whole_cells(small), to_frame)
+
+
+def board_detector_input(frame: np.ndarray, corners: np.ndarray, scale: float,
+                         view: np.ndarray | None = None) -> DetectorView | None:
+    """What the detector sees of a board: ``view``, the playing area's upright top-down view
+    (`vision.view.canonical`), or with none the frame's upright box round the playing area
+    scaled by ``scale``; ``None`` when that lies outside the frame.
+
+    The checker reader warps the frame to that view anyway, and there a die is 20.7 px
+    whatever the camera (the size the detector learned boards at, `BOARD_DIE`), the board lies
+    upright in a box a third smaller than the frame's box round it (on a board seen at 45°,
+    half), and the frame is read once, not twice: a frame read fresh from memory took 1.2 to
+    1.8 ms a warp.  A mirrored board is turned back so the cube's numerals read the right way."""
+    if view is not None:
+        # Whole cells cut from the middle (the view's margin round the playing area is 20 px),
+        # rather than padded: a slice costs nothing, a padded copy 0.1 ms.
+        h, w = view.shape[:2]
+        top, left = (h % STRIDE) // 2, (w % STRIDE) // 2
+        cut = view[top:top + h - h % STRIDE, left:left + w - w % STRIDE]
+        to_view = np.array([[1.0, 0, left], [0, 1, top], [0, 0, 1]])
+        warp, quad = warp_matrix(corners), np.asarray(corners, np.float64)
+        seen = cv2.perspectiveTransform(quad.reshape(1, -1, 2), warp).reshape(-1, 2)
+        if _clockwise(quad) != _clockwise(seen):
+            cut = cv2.flip(cut, 1)
+            to_view = to_view @ np.array([[-1.0, 0, cut.shape[1] - 1], [0, 1, 0], [0, 0, 1]])
+        return DetectorView(cut, np.linalg.inv(warp) @ to_view)
+    area = np.asarray(corners, np.float32).reshape(-1, 2)
+    x, y, w, h = cv2.boundingRect(area)
+    x0, y0 = max(0, x), max(0, y)
+    x1, y1 = min(frame.shape[1], x + w), min(frame.shape[0], y + h)
+    if x1 - x0 < 2 * STRIDE or y1 - y0 < 2 * STRIDE:
+        return None
+    return detector_input(frame[y0:y1, x0:x1], scale, (x0, y0))
+
+
+def _clockwise(quad: np.ndarray) -> bool:
+    """Whether a quadrilateral's corners (4, 2) run clockwise on the screen (y down)."""
+    x, y = quad[:, 0], quad[:, 1]
+    return bool((x * np.roll(y, -1) - np.roll(x, -1) * y).sum() > 0)
 
 
 def crop_die(frame: np.ndarray, centre: tuple[float, float], size: float) -> np.ndarray:
@@ -467,20 +549,21 @@ def _sort_places(frame: np.ndarray, places: list[Place], die_sides: DieSides,
 
 
 def find_objects(frame: np.ndarray, config: DiceConfig = DiceConfig(), models: Path = DATA,
-                 scale: float | None = None, die_sides: DieSides | None = None,
+                 view: DetectorView | None = None, die_sides: DieSides | None = None,
                  ) -> tuple[tuple[Die, ...], tuple[Cube, ...]]:
     """Every die (left to right) and doubling cube in a BGR frame, trusted to be a real image.
 
     ``models`` is the folder of the two ONNX files (another only to score a retrained pair);
-    ``scale`` is the detector's input scale when the dice's size is known (`on_board`), and
-    ``die_sides(points)`` the side in pixels a die has at each of those points of the frame.
+    ``view`` what the detector sees (by default the whole frame, `detector_input`), and
+    ``die_sides(points)`` the side in pixels a die has at each of those points of the frame
+    when that is known (`on_board`).
     """
-    small, scale = detector_input(frame, scale)
+    view = detector_input(frame) if view is None else view
     detector = _net(models / DETECTOR_FILE, config.runtime)
-    centres = decode_centres(detector(normalise(small))[0], config.min_score)
-    if not centres:
+    peaks = decode_centres(detector(normalise(view.image))[0], config.min_score)
+    if not peaks:
         return (), ()
-    places = [(x / scale, y / scale, size / scale) for _, x, y, size in centres]
+    places = view.places(peaks)
     if die_sides is None:
         crops, probabilities = read_places(frame, places, config, models)
     else:
@@ -497,23 +580,21 @@ def find_objects(frame: np.ndarray, config: DiceConfig = DiceConfig(), models: P
                 crops[again], probabilities[again] = read_places(frame, [place for _, place in moved], config,
                                                                  models)
             read_at = dict(zip(dice_like, guessed, strict=True)) | dict(moved)
-            for i, (x, y, size) in read_at.items():
-                centres[i] = (centres[i][0], x * scale, y * scale, size * scale)
+            for i, place in read_at.items():
+                places[i] = place
             confirm_cocked(frame, read_at, probabilities, config, models)
     dice: list[Die] = []
     cubes: list[Cube] = []
     # Surest first, so a second peak on the same die (two centres a cell or two apart on a
     # large die) is dropped rather than read as another die.
     order = np.argsort(probabilities[:, NOT_A_DIE])
-    for (_, x, y, size), p, crop in ((centres[i], probabilities[i], crops[i]) for i in order):
+    for (cx, cy, size), p, crop in ((places[i], probabilities[i], crops[i]) for i in order):
         if 1.0 - p[NOT_A_DIE] < config.min_read:
             continue
-        cx, cy = x / scale, y / scale
         taken: list[Die | Cube] = [*dice, *cubes]
         if any(np.hypot(cx - o.centre[0], cy - o.centre[1]) < 0.7 * (o.box[2] - o.box[0]) for o in taken):
             continue
-        half = size / scale / 2
-        box = (cx - half, cy - half, cx + half, cy + half)
+        box = (cx - size / 2, cy - size / 2, cx + size / 2, cy + size / 2)
         seen = 1.0 - p[NOT_A_DIE]
         if p[CUBE:].sum() > p[1:CUBE].sum():
             face = int(np.argmax(p[CUBE:]))
@@ -541,34 +622,30 @@ def cube_on_board(cube: Cube, corners: np.ndarray) -> CubeOnBoard:
     return CubeOnBoard(cube.face, "white" if y < g.height / 2 else "black")
 
 
-def on_board(frame: np.ndarray, corners: np.ndarray, config: DiceConfig = DiceConfig(),
-             models: Path = DATA) -> tuple[tuple[Die, ...], CubeOnBoard | None]:
+def on_board(frame: np.ndarray, corners: np.ndarray, config: DiceConfig = DiceConfig(), models: Path = DATA,
+             view: np.ndarray | None = None) -> tuple[tuple[Die, ...], CubeOnBoard | None]:
     """The dice whose centres lie on the playing area (``corners``: its four frame corners),
     and the cube, if one lies there.
 
-    Only the playing area's bounding box is searched, scaled so a die is `BOARD_DIE` px
-    whatever the camera's resolution: the size the board frames the detector learned from
-    show, and less work at high resolutions.  A die on the frame, in the tray or on the
-    table is no roll; the referee sees none there.  The Classic Line set has white and black
-    dice only, so every die found is one of the two (`DiceConfig.two_colours`).
+    Only the playing area is searched, in its upright top-down ``view`` (`vision.view.canonical`
+    of the frame; warped here if not given) where a die is about `BOARD_DIE` px whatever the
+    camera's resolution: the size the board frames the detector learned from show
+    (`board_detector_input`).  A die on the frame, in the tray or on the table is no roll; the
+    referee sees none there.  The Classic Line set has white and black dice only, so every die
+    found is one of the two (`DiceConfig.two_colours`).
     """
     scale = min(1.0, config.board_die / BoardGeometry().die_pixels(corners)[1])
     config = replace(config, two_colours=True, min_score=min(config.min_score, config.board_min_score))
-    area = np.asarray(corners, np.float32).reshape(-1, 1, 2)
-    x, y, w, h = cv2.boundingRect(area)
-    x0, y0 = max(0, x), max(0, y)
-    x1, y1 = min(frame.shape[1], x + w), min(frame.shape[0], y + h)
-    if x1 - x0 < 2 * STRIDE or y1 - y0 < 2 * STRIDE:
+    if config.on_view and view is None:
+        view = canonical(frame, corners)
+    looked_at = board_detector_input(frame, corners, scale, view if config.on_view else None)
+    if looked_at is None:
         return (), None
-
-    def inside(box: Box) -> Box | None:
-        moved = (box[0] + x0, box[1] + y0, box[2] + x0, box[3] + y0)
-        return moved if cv2.pointPolygonTest(area, box_centre(moved), False) >= 0 else None
-
-    dice, cubes = find_objects(frame[y0:y1, x0:x1], config, models, scale,
-                               lambda points: local_die_sides(corners, [(x + x0, y + y0) for x, y in points]))
-    found = [replace(d, box=box) for d in dice if (box := inside(d.box)) is not None]
-    seen = [replace(c, box=box) for c in cubes if (box := inside(c.box)) is not None]
+    area = np.asarray(corners, np.float32).reshape(-1, 1, 2)
+    dice, cubes = find_objects(frame, config, models, looked_at,
+                               lambda points: local_die_sides(corners, points))
+    found = [d for d in dice if cv2.pointPolygonTest(area, d.centre, False) >= 0]
+    seen = [c for c in cubes if cv2.pointPolygonTest(area, c.centre, False) >= 0]
     cube = max(seen, key=lambda c: c.confidence) if seen else None
     return physical(found, cube, corners), None if cube is None else cube_on_board(cube, corners)
 
@@ -579,11 +656,8 @@ def local_die_sides(corners: np.ndarray, points: Sequence[tuple[float, float]]) 
     half = BoardGeometry().die / 2
     centres = on_board_units(corners, points)
     squares = centres[:, None, :] + np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
-    to_frame = np.linalg.inv(board_matrix(corners))
-    x, y = np.asarray(cv2.perspectiveTransform(squares.reshape(1, -1, 2), to_frame)).reshape(-1, 4, 2).T
-    area = 0.5 * np.abs((x * np.roll(y, -1, axis=0) - np.roll(x, -1, axis=0) * y).sum(axis=0))  # the shoelace
-    sides: FloatArray = np.sqrt(area)
-    return sides
+    seen = cv2.perspectiveTransform(squares.reshape(1, -1, 2), np.linalg.inv(board_matrix(corners)))
+    return square_sides(np.asarray(seen).reshape(-1, 4, 2))
 
 
 def physical(dice: list[Die], cube: Cube | None, corners: np.ndarray) -> tuple[Die, ...]:

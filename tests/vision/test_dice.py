@@ -19,7 +19,16 @@ import pytest
 from engine.cube import CUBE_FACES
 from engine.player import Player
 from vision import synthetic
-from vision.dice import CROP, CUBE, STRIDE, DieColour, crop_die, decode_centres, find_dice, on_board
+from vision.dice import (
+    CROP,
+    CUBE,
+    STRIDE,
+    DieColour,
+    crop_die,
+    decode_centres,
+    find_dice,
+    on_board,
+)
 from vision.dice import DATA as DATA_DIR
 from vision.synthetic import DieSpec
 
@@ -250,6 +259,38 @@ def test_places_are_sorted_at_a_dice_size_and_only_dice_and_the_cube_read_again(
         assert [int(np.argmax(p[i, 1:7])) + 1 for i in kept] == [d.value for d in truth.dice]
         assert int(np.argmax(p[2])) == CUBE + CUBE_FACES.index(8)
         assert all(1.0 - p[i, NOT_A_DIE] < config.reread_min for i in (3, 4))
+
+
+@pytest.mark.parametrize("mirrored", [False, True])
+def test_the_detector_sees_the_board_upright_and_its_places_map_back_to_the_frame(mirrored: bool) -> None:
+    """On a board the detector sees the checker reader's upright view of the playing area, in
+    whole cells, turned back where the board's numbering runs mirrored; a place it finds there
+    is where a spot drawn in the frame is, to a tenth of a pixel, and a die-sized place there
+    is a die's side in the frame."""
+    from vision.dice import board_detector_input, local_die_sides
+    from vision.geometry import BoardGeometry
+    from vision.view import SCALE, canonical
+
+    turn = np.deg2rad(35)
+    half = np.array([[-300, -240], [300, -200], [280, 220], [-320, 240]], np.float64)
+    corners = half @ np.array([[np.cos(turn), np.sin(turn)], [-np.sin(turn), np.cos(turn)]]) + (640, 480)
+    if mirrored:
+        corners = corners[[1, 0, 3, 2]]  # TL, TR, BR, BL of a board numbered the other way round
+    frame = np.zeros((960, 1280, 3), np.uint8)
+    die = BoardGeometry().die * SCALE  # a die's side in the view
+    for sx, sy in [(640.0, 480.0), (700.25, 420.5), *(0.8 * c + 0.2 * np.array([640, 480]) for c in corners)]:
+        # A spot of light, its centre at (sx, sy) with pixel edges at whole numbers (drawn 16x finer).
+        frame[:] = 0
+        cv2.circle(frame, (round((sx - 0.5) * 16), round((sy - 0.5) * 16)), 6 * 16, (255, 255, 255), -1,
+                   cv2.LINE_AA, shift=4)
+        seen = board_detector_input(frame, corners, 0.9, canonical(frame, corners))
+        assert seen is not None and seen.image.shape[0] % STRIDE == seen.image.shape[1] % STRIDE == 0
+        grey = seen.image[:, :, 0].astype(np.float64)
+        ys, xs = np.mgrid[0:grey.shape[0], 0:grey.shape[1]]
+        cx, cy = (grey * (xs + 0.5)).sum() / grey.sum(), (grey * (ys + 0.5)).sum() / grey.sum()
+        (x, y, side), = seen.places([(1.0, cx, cy, die)])
+        assert (x, y) == pytest.approx((sx, sy), abs=0.1)
+        assert side == pytest.approx(float(local_die_sides(corners, [(x, y)])[0]), rel=0.02)
 
 
 def test_the_cube_is_placed_by_where_it_lies_on_the_board() -> None:
