@@ -122,3 +122,19 @@ def test_the_installed_command_runs_as_a_process() -> None:
         capture_output=True, text=True, check=False,
     )
     assert completed.returncode == 0 and json.loads(completed.stdout)["plays"]
+
+
+@pytest.mark.parametrize("given", [None, "3"])
+def test_the_program_keeps_numpys_blas_to_one_thread_unless_told(given: str | None) -> None:
+    """OpenBLAS's own threads made a frame half again as slow to read beside another job
+    (pipgammon/__init__.py): a process that starts from the package, as the command line and
+    the service do, has numpy's BLAS on one thread, unless its environment says otherwise."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")}
+    if given is not None:
+        env["OPENBLAS_NUM_THREADS"] = given
+    script = ("import pipgammon, numpy, os; "
+              "print(os.environ['OPENBLAS_NUM_THREADS'], os.environ['OMP_NUM_THREADS'])")
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+    assert done.stdout.split() == [given or "1", "1"]
