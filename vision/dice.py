@@ -232,8 +232,8 @@ def normalise(bgr: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True, slots=True)
 class DetectorView:
-    """What the detector sees, padded to whole cells, and ``to_frame``: the homography from its
-    pixels to the frame's (pixel centres at whole numbers in both, as OpenCV's warps have them)."""
+    """What the detector sees, in whole cells, and ``to_frame``: the homography from its pixels to
+    the frame's (pixel centres at whole numbers in both, as OpenCV's warps have them)."""
 
     image: np.ndarray
     to_frame: np.ndarray  # 3 x 3
@@ -292,7 +292,7 @@ def board_detector_input(frame: np.ndarray, corners: np.ndarray, scale: float,
     whatever the camera (the size the detector learned boards at, `BOARD_DIE`), the board lies
     upright in a box a third smaller than the frame's box round it (on a board seen at 45°,
     half), and the frame is read once, not twice: a frame read fresh from memory took 1.2 to
-    1.8 ms a warp.  A mirrored board is turned back so the cube's numerals read the right way."""
+    2 ms a warp.  A mirrored board is turned back so the cube's numerals read the right way."""
     if view is not None:
         # Whole cells cut from the middle (the view's margin round the playing area is 20 px),
         # rather than padded: a slice costs nothing, a padded copy 0.1 ms.
