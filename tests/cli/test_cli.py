@@ -126,7 +126,7 @@ def test_the_installed_command_runs_as_a_process() -> None:
 
 @pytest.mark.parametrize("given", [None, "3"])
 def test_the_program_keeps_numpys_blas_to_one_thread_unless_told(given: str | None) -> None:
-    """OpenBLAS's own threads made a frame half again as slow to read beside another job
+    """OpenBLAS's own threads made a frame half again to twice as slow to read beside another job
     (pipgammon/__init__.py): a process that starts from the package, as the command line and
     the service do, has numpy's BLAS on one thread, unless its environment says otherwise."""
     import os
