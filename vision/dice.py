@@ -115,7 +115,8 @@ class DiceConfig:
     #: from the rest, on the board (`_sort_places`), and the turns the search reads its candidates in.
     sort_turns: int = 1
     search_turns: int = 4
-    #: On the board the detector sees the playing area scaled so a die is this many px.
+    #: With `on_view` off, the detector sees the frame's box round the board, scaled so a die is
+    #: this many px.
     board_die: float = BOARD_DIE
     #: What runs the networks (`_net`, `RUNTIMES`): "" the fastest installed.
     runtime: str = ""

@@ -87,7 +87,6 @@ class Stabiliser:
         self._run_start_ms = 0.0
         self._run_length = 0
         self._emitted: Scene | None = None
-        self._emitted_key: tuple[object, ...] | None = None
 
     @property
     def last(self) -> Scene | None:
@@ -105,14 +104,14 @@ class Stabiliser:
         if key != self._run:
             self._run, self._run_start, self._run_start_ms, self._run_length = key, frame, timestamp_ms, 0
         self._run_length += 1
-        if self._run_length != self.config.agreeing_frames or key == self._emitted_key:
+        if self._run_length != self.config.agreeing_frames or (
+                self._emitted is not None and key == what_counts(self._emitted)):
             return None
-        self._emitted, self._emitted_key = scene, key
+        self._emitted = scene
         return Stable(scene, frame, self._run_start, timestamp_ms - self._run_start_ms)
 
     def reset(self) -> None:
         """Forget everything (a new game): the next stable scene is emitted, even if unchanged."""
         self._emitted = None
-        self._emitted_key = None
         self._run = None
         self._run_length = 0
