@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from vision.geometry import FloatArray
-from vision.reading import Reading, count, places_under, timed
+from vision.reading import Reading, count, in_rows, places_under, timed
 from vision.slot_model import SlotModel
 from vision.templates import BLACK, EMPTY, WHITE, Templates
 from vision.view import (
@@ -177,7 +177,7 @@ def read_corners(frame: Image, corners: FloatArray, model: SlotModel | None = No
     under = places_under(flat_dice, corners)
     probabilities = model.probabilities(templates(small, middle, described, under).inputs(described))
     probabilities[under] = np.eye(probabilities.shape[1])[EMPTY]
-    return timed(count(probabilities.argmax(axis=1), probabilities.max(axis=1)), started)
+    return timed(count(*in_rows(probabilities)), started)
 
 
 def observe_corners(frame: Image, corners: FloatArray,

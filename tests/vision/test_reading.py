@@ -112,3 +112,50 @@ def test_a_place_under_a_flat_die_holds_no_checker(setup_factory: Callable[..., 
     plain = read(setup.start, setup.calibration)
     told = read(setup.start, setup.calibration, flat_dice=[in_frame(*GEOMETRY.slot_centre(1, 0))])
     assert plain.points[0] == 2 and told.points[0] == 1 and told.points[1:] == plain.points[1:]
+
+
+def _places(**points: list[tuple[float, float, float, float]]) -> np.ndarray:
+    """Slot-model probabilities (empty, white, black, covered) for all 128 places: every place
+    plainly empty but the slots given, as ``p7=[...]`` for point 7 from its edge out."""
+    from vision.view import PLACES, place_index
+
+    probabilities = np.tile(np.array([0.998, 0.001, 0.0005, 0.0005]), (len(PLACES), 1))
+    for name, slots in points.items():
+        for slot, row in enumerate(slots):
+            probabilities[place_index(int(name[1:]), slot)] = row
+    return probabilities
+
+
+def test_a_faint_checker_at_the_edge_is_read_with_the_plain_one_beyond_it() -> None:
+    """A white checker on a white triangle may look nearly empty while the one beyond it is plain:
+    checkers stand in a row from the edge, so that is two checkers, not one standing alone."""
+    from vision.reading import count, in_rows
+
+    faint = (0.57, 0.43, 0.0, 0.0)
+    reading = count(*in_rows(_places(p4=[faint, (0.01, 0.99, 0.0, 0.0)])))
+    assert reading.points[3] == 2
+    # Read place by place, as before, the faint one was left out.
+    probabilities = _places(p4=[faint, (0.01, 0.99, 0.0, 0.0)])
+    assert count(probabilities.argmax(axis=1), probabilities.max(axis=1)).points[3] == 1
+
+
+def test_a_checker_plainly_put_down_mid_point_is_read_where_it_stands() -> None:
+    from vision.reading import count, in_rows
+
+    alone = _places(p9=[(0.999, 0.0005, 0.0003, 0.0002), (0.999, 0.0005, 0.0003, 0.0002),
+                        (0.001, 0.0005, 0.998, 0.0005)])
+    reading = count(*in_rows(alone))
+    assert reading.points[8] == -1 and reading.confidence[8] > 0.9
+
+
+def test_two_colours_on_a_point_or_a_covered_place_leave_the_point_unsure() -> None:
+    from vision.reading import count, in_rows
+
+    mixed = count(*in_rows(_places(p2=[(0.001, 0.998, 0.0005, 0.0005), (0.001, 0.0005, 0.998, 0.0005)])))
+    assert mixed.confidence[1] < 0.5
+    # A place the model calls covered (a die leaning over it) is read as the likeliest of what it
+    # can hold, but no surer than it is seen.
+    hidden = count(*in_rows(_places(p5=[(0.01, 0.3, 0.0, 0.69)])))
+    assert hidden.points[4] == 1 and hidden.confidence[4] <= 0.31
+    plain = count(*in_rows(_places(p5=[(0.001, 0.998, 0.0005, 0.0005)])))
+    assert plain.points[4] == 1 and plain.confidence[4] > 0.99
