@@ -1,0 +1,67 @@
+"""The outline search: it tries the likeliest rows of start checkers first, so a busy table stays quick."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import cv2
+import numpy as np
+import pytest
+
+from engine.position import Position
+from vision import outline, synthetic
+from vision.calibration import calibrate
+
+SIZE = (1280, 960)
+
+
+def _start_frame(seed: int) -> tuple[np.ndarray, synthetic.Truth]:
+    rng = random.Random(seed)
+    style = synthetic.Style.random(rng, hand=False)
+    return synthetic.render(Position.start(), rng, size=SIZE, style=style,
+                            mount=synthetic.camera(style, rng, SIZE))
+
+
+def _fives(frame: np.ndarray) -> tuple[np.ndarray, list[list[int]]]:
+    """The circles and the runs of five the search starts from, found as `find_corners` finds them."""
+    short = min(frame.shape[:2])
+    first = outline._circles(frame, 0.012 * short, 0.05 * short)
+    radius = float(np.median(first[:, 2]))
+    circles = outline._circles(frame, 0.7 * radius, 1.35 * radius)
+    runs = outline._runs(circles[:, :2], float(np.median(circles[:, 2])))
+    return circles, outline._windows(runs, 5)
+
+
+# Start frames whose tables and wood gave 36 to 43 runs of five: every four of them is 60,000 to
+# 120,000 quadruples, which an unbounded search took minutes over.
+BUSY = [41, 57]
+
+
+@pytest.mark.parametrize("seed", BUSY)
+def test_a_busy_start_frame_is_searched_among_few_rows_and_still_found(
+        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    frame, truth = _start_frame(seed)
+    assert len(_fives(frame)[1]) > 30, "the frame should offer many runs of five"
+    tried = []
+    real = outline._hypotheses
+    monkeypatch.setattr(outline, "_hypotheses", lambda centres, runs: tried.append(1) or real(centres, runs))
+    calibration = calibrate(frame, outline.find_corners(frame))
+    assert len(tried) <= math.comb(outline.MOST_FIVES, 4)
+    error = np.abs(calibration.corners - truth.corners).max()
+    assert error < 12, f"corners off by {error:.1f} px"
+
+
+@pytest.mark.parametrize("seed", [*BUSY, 36, 48])
+def test_the_start_fives_are_among_the_likeliest_rows(seed: int) -> None:
+    """Each of the four fives of the start (points 13, 12, 19 and 6) ranks within `MOST_FIVES`."""
+    frame, truth = _start_frame(seed)
+    circles, fives = _fives(frame)
+    canonical = outline.GEOMETRY.corners().astype(np.float32)
+    matrix = cv2.getPerspectiveTransform(canonical, truth.corners.astype(np.float32))
+    likeliest = [frozenset(row) for row in outline._likeliest(frame, circles, fives, outline.MOST_FIVES)]
+    for point in (13, 12, 19, 6):
+        seen = cv2.perspectiveTransform(outline.START_CENTRES[point].reshape(-1, 1, 2), matrix).reshape(-1, 2)
+        nearest = frozenset(int(np.argmin(np.linalg.norm(circles[:, :2] - spot, axis=1))) for spot in seen)
+        assert nearest in likeliest, f"the five on point {point} ranked below {outline.MOST_FIVES}"
+
