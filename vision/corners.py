@@ -124,13 +124,17 @@ def _empty_looks(small: Image, middle: FloatArray) -> np.ndarray:
         BAR: relative((bar0 + bar1) / 2, g.height / 2, 1),
         FRAME: np.median([relative(x, y) for x in columns for y in (-20.0, g.height + 20)], axis=0),
     }
+    # A triangle's colour is taken on its axis where two discs would touch: on real boards, whose
+    # triangles are narrower than the canonical ones, samples a quarter of a point off the axis
+    # fell on the board beside the triangle, and a black triangle was drawn half as dark as it
+    # is (empty black triangles were then read as black checkers).  Where a checker stands, the
+    # axis shows its rim; the median over twelve points and three depths is the bare triangle.
     triangles: list[list[FloatArray]] = [[], []]
     for point in range(1, 25):
         cx = g.column_x(g.column(point))
-        for depth in (g.checker, 2 * g.checker):
+        for depth in (g.checker, 2 * g.checker, 3 * g.checker):
             y = depth if g.is_top(point) else g.height - depth
-            for dx in (-0.25, 0.25):
-                triangles[g.parity(point)].append(relative(cx + dx * g.point_width, y, 1))
+            triangles[g.parity(point)].append(relative(cx, y, 1))
     looks = np.zeros((len(PLACES), GRID * GRID, 3), np.float32)
     for part, colour in colours.items():
         looks[part == _PART] = colour

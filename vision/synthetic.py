@@ -65,6 +65,8 @@ class Style:
     #: For frame sequences: a seed for everything that stays put between frames (wood grain,
     #: lamp, shadows, glare, each checker's resting place).  ``None`` draws them anew per frame.
     grain: int | None = None
+    #: The triangles' base as a share of a point's width: real boards' are often narrower (0.7).
+    triangle_base: float = 1.0
 
     @classmethod
     def random(cls, rng: random.Random, *, hand: bool | None = None, any_colours: bool = False) -> Style:
@@ -257,7 +259,9 @@ def draw_board(position: Position, style: Style, rng: random.Random,
     inner = _wood(fixed, (int(g.height), int(g.width)), lighter)
     canvas[int(oy):int(oy) + inner.shape[0], int(ox):int(ox) + inner.shape[1]] = inner
     for point in range(1, 25):
-        tri = g.triangle(point) + np.array([ox, oy])
+        tri = g.triangle(point)
+        tri[:2, 0] = tri[2, 0] + (tri[:2, 0] - tri[2, 0]) * style.triangle_base
+        tri = tri + np.array([ox, oy])
         colour = style.triangles[g.parity(point)]
         cv2.fillConvexPoly(canvas, np.round(tri * 16).astype(np.int32), colour, cv2.LINE_AA, 4)
     bx0, by0, bx1, by1 = g.bar_box()

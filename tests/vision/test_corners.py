@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 from vision import synthetic
@@ -25,10 +26,24 @@ def test_the_lighter_colour_is_white_whatever_the_colours() -> None:
     rng = random.Random(520)
     style = synthetic.Style.random(rng, hand=False)
     # Red and green checkers: neither is white or black, the lighter one is read as white.
-    import dataclasses
-
     style = dataclasses.replace(style, checkers=((90, 200, 120), (40, 40, 170)))
     position = synthetic.random_scene(rng)
     frame, truth = synthetic.render(position, rng, style=style)
     reading = read_corners(frame, truth.corners)
     assert list(reading.points) == [position.at(p) for p in range(1, 25)]
+
+
+def test_boards_with_narrow_triangles_read_their_bare_points_as_bare() -> None:
+    """Real boards' triangles are often narrower than a point (0.7 of it).  The triangle colour was
+    once sampled a quarter of a point off the axis, on the board beside a narrow triangle, and
+    bare dark triangles were read as dark checkers: 1 of these 12 boards exact, 215 of 288 points."""
+    exact = 0
+    for seed in range(530, 542):
+        rng = random.Random(seed)
+        style = dataclasses.replace(synthetic.Style.random(rng, hand=False), triangle_base=0.7)
+        position = synthetic.random_scene(rng)
+        frame, truth = synthetic.render(position, rng, style=style)
+        reading = read_corners(frame, truth.corners)
+        exact += list(reading.points) == [position.at(p) for p in range(1, 25)] and reading.bar == (
+            position.bar[0], position.bar[1])
+    assert exact >= 10
