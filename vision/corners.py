@@ -101,8 +101,9 @@ def _light_at(middle: FloatArray, view_x: FloatArray | float) -> FloatArray:
     return np.stack([np.interp(view_x, COLUMN_X[_ORDER], middle[_ORDER, c]) for c in range(3)], axis=-1)
 
 
-#: Every place's x in view pixels, where its light is taken.
+#: Every place's x in view pixels, where its light is taken, and every lattice sample's.
 _PLACE_X = (lattice_nominal()[:, :, 0].mean(axis=1) + MARGIN) * SCALE
+_CELL_X = (lattice_nominal()[:, :, 0] + MARGIN) * SCALE
 
 
 def _empty_looks(small: Image, middle: FloatArray) -> np.ndarray:
@@ -140,7 +141,33 @@ def _empty_looks(small: Image, middle: FloatArray) -> np.ndarray:
         looks[part == _PART] = colour
     for side in range(2):
         looks[(_PART == TRIANGLE) & (side == _SIDE)] = np.median(triangles[side], axis=0)
-    return looks
+    return np.asarray(looks + _light_shift(middle), np.float32)
+
+
+def _board_light(middle: FloatArray, view_x: FloatArray) -> FloatArray:
+    """The light on the board (not the bar) at view x positions: (..., 3), from the point columns."""
+    order = np.argsort(COLUMN_X[:12])
+    return np.stack([np.interp(view_x, COLUMN_X[order], middle[order, c]) for c in range(3)], axis=-1)
+
+
+def _light_shift(middle: FloatArray) -> np.ndarray:
+    """What dividing every place by the light of its own x adds to each lattice sample (log).
+
+    Each part's colour is relative to the light of its own column, but a place is divided by
+    the light where it stands.  The bar column's light is the bar's own colour, so beside a bar
+    narrower than the canonical one the board in a bar place is far brighter than its colour
+    alone says, and the bar in the places beside it far darker."""
+    reference = np.where((_PART == BAR)[..., None], middle[12], _board_light(middle, _CELL_X))
+    own = _light_at(middle, _PLACE_X)[:, None, :]
+    return np.asarray(np.log(reference + FLOOR) - np.log(own + FLOOR), np.float32)
+
+
+def _checker_lift(middle: FloatArray) -> FloatArray:
+    """What dividing by the light where it stands adds to a checker's colour at every place (log,
+    (128, 3)): nothing on the points; on a dark bar a checker is lit like the board, not like
+    the bar, and looks brighter by as much as the board is than the bar."""
+    board, own = _board_light(middle, _PLACE_X), _light_at(middle, _PLACE_X)
+    return np.asarray(np.log(board + FLOOR) - np.log(own + FLOOR), np.float32)
 
 
 def templates(small: Image, middle: FloatArray, described: np.ndarray, bare: Sequence[int] = ()) -> Templates:
@@ -159,11 +186,13 @@ def templates(small: Image, middle: FloatArray, described: np.ndarray, bare: Seq
     kinds = np.full(len(PLACES), EMPTY)
     if occupied.any():
         kinds[occupied] = _two_colours(lattices[occupied][:, _FACE, :].mean(axis=1))
+    lift = np.repeat(_checker_lift(middle)[:, None, :], GRID * GRID, axis=1).reshape(len(PLACES), -1)
     looks = [empty.reshape(len(PLACES), -1)]
     for kind in (WHITE, BLACK):
-        members = described[kinds == kind]
-        look = np.median(members, axis=0) if len(members) else np.full(described.shape[1], FAR, np.float32)
-        looks.append(np.broadcast_to(look, described.shape))
+        members = kinds == kind
+        look = (np.median(described[members] - lift[members], axis=0) if members.any()
+                else np.full(described.shape[1], FAR, np.float32))
+        looks.append(look + lift)
     return Templates(np.stack(looks).astype(np.float32))
 
 

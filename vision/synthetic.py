@@ -67,6 +67,10 @@ class Style:
     grain: int | None = None
     #: The triangles' base as a share of a point's width: real boards' are often narrower (0.7).
     triangle_base: float = 1.0
+    #: The bar's width as a share of its column: real bars are often narrower (0.6), board beside them.
+    bar_width: float = 1.0
+    #: The bar's colour; ``None`` is the wood a shade darker.  Tournament boards' bars are black.
+    bar: BGR | None = None
 
     @classmethod
     def random(cls, rng: random.Random, *, hand: bool | None = None, any_colours: bool = False) -> Style:
@@ -265,7 +269,9 @@ def draw_board(position: Position, style: Style, rng: random.Random,
         colour = style.triangles[g.parity(point)]
         cv2.fillConvexPoly(canvas, np.round(tri * 16).astype(np.int32), colour, cv2.LINE_AA, 4)
     bx0, by0, bx1, by1 = g.bar_box()
-    bar = _shade(style.wood, 0.75)
+    narrower = (bx1 - bx0) * (1 - style.bar_width) / 2
+    bx0, bx1 = bx0 + narrower, bx1 - narrower
+    bar = _shade(style.wood, 0.75) if style.bar is None else style.bar
     cv2.rectangle(canvas, (int(ox + bx0), int(oy + by0)), (int(ox + bx1), int(oy + by1)), bar, -1)
     radius = g.checker / 2 * 0.97
     # (centre, colour, raised) of every checker, in the order they are laid down.
