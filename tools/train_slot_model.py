@@ -1,7 +1,8 @@
 """Train the slot model (vision/slot_model.py) on synthetic frames, and save its weights.
 
     python tools/train_slot_model.py --setups 240 --frames 12 -o vision/data/slot_model.npz
-    python tools/train_slot_model.py --mode corners --setups 200 --frames 10 -o vision/data/corners_model.npz
+    python tools/train_slot_model.py --mode corners --setups 200 --frames 10 --proportions \
+        -o vision/data/corners_model.npz
 
 Rendering is most of the time (some 40 minutes on one busy core for 240 set-ups);
 ``--cache FILE`` keeps the rendered descriptors and looks, so a change to the
@@ -53,11 +54,11 @@ from vision.view import GRID, canonical, observe
 SEED_BASE = 1_000_000
 
 
-def setup_samples(args: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def setup_samples(args: tuple[int, int, bool]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One set-up's looks (3, 128, features), its frames' descriptors (frames, 128, features) and
     labels (frames, 128): the model's inputs are made from them at training time, so a cache of
     them serves any change to :meth:`Templates.inputs`."""
-    seed, frames = args
+    seed, frames, _ = args
     rng = random.Random(SEED_BASE + seed)
     style = synthetic.Style.random(rng, hand=False)
     mount = synthetic.camera(style, rng)
@@ -87,15 +88,26 @@ def _labels(position: Position, truth: synthetic.Truth, corners: np.ndarray) -> 
     return labels
 
 
-def corner_samples(args: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def other_proportions(style: synthetic.Style, rng: random.Random) -> synthetic.Style:
+    """The style with a real board's proportions: narrower triangles, and a bar that may be
+    narrower and black (a tournament board's)."""
+    return dataclasses.replace(
+        style, triangle_base=rng.uniform(0.6, 1.0), bar_width=rng.uniform(0.4, 1.0),
+        bar=rng.choice([None, None, (rng.randint(10, 40), rng.randint(10, 40), rng.randint(10, 40))]))
+
+
+def corner_samples(args: tuple[int, int, bool]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Corners mode: every frame its own board (two in five with checkers of any two colours),
-    read from its true corners a little off.  As :func:`setup_samples`, but with looks per frame."""
-    seed, frames = args
+    read from its true corners a little off.  As :func:`setup_samples`, but with looks per frame.
+    With ``proportions``, half the boards have a real board's proportions (`other_proportions`)."""
+    seed, frames, proportions = args
     rng = random.Random(SEED_BASE + 500_000 + seed)
     looks, described_all, labels = [], [], []
     for _ in range(frames):
         position = synthetic.random_scene(rng, most=rng.choice((5, 5, 5, 7)))
         style = synthetic.Style.random(rng, hand=False, any_colours=rng.random() < 0.4)
+        if proportions and rng.random() < 0.5:
+            style = other_proportions(style, rng)
         frame, truth = synthetic.render(position, rng, style=style)
         corners = truth.corners + np.array([[rng.gauss(0, 3), rng.gauss(0, 3)] for _ in range(4)])
         small, middle, described = observe_corners(frame, corners)
@@ -191,6 +203,8 @@ def main() -> int:
     parser.add_argument("--mode", choices=("calibrated", "corners"), default="calibrated",
                         help="the model for reading with a calibration, or for corners mode")
     parser.add_argument("--mirror", action="store_true", help="mirror every place at random per batch")
+    parser.add_argument("--proportions", action="store_true",
+                        help="corners mode: half the boards with real boards' proportions")
     parser.add_argument("--first", type=int, default=0, help="the first set-up's seed (after 1,000,000)")
     parser.add_argument("--cache", type=Path, action="append", default=[],
                         help="keep the rendered samples here and train from them; may be given more "
@@ -210,7 +224,7 @@ def main() -> int:
         with Pool(args.jobs) as pool:
             source = setup_samples if args.mode == "calibrated" else corner_samples
             seeds = range(args.first, args.first + args.setups)
-            rendered = pool.map(source, [(seed, args.frames) for seed in seeds])
+            rendered = pool.map(source, [(seed, args.frames, args.proportions) for seed in seeds])
         if missing:
             np.savez(missing[0], looks=np.stack([p[0] for p in rendered]),
                      described=np.stack([p[1] for p in rendered]), labels=np.stack([p[2] for p in rendered]))
