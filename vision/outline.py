@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from engine.position import Position
+from vision.discs import find_discs
 from vision.geometry import BoardGeometry, FloatArray
 from vision.view import Image
 
@@ -34,28 +35,6 @@ MOST_ROWS = 14
 
 class OutlineError(ValueError):
     """No board in the starting position was found in the frame."""
-
-
-def _circles(frame: Image, low: float, high: float) -> FloatArray:
-    """Circles (x, y, r) found in any colour channel, duplicates merged."""
-    found: list[np.ndarray] = []
-    for channel in cv2.split(frame):
-        smooth = cv2.GaussianBlur(channel, (0, 0), 1.5)
-        circles = cv2.HoughCircles(smooth, cv2.HOUGH_GRADIENT, dp=1, minDist=max(low * 1.4, 4.0),
-                                   param1=80, param2=max(12, int(low * 0.8)), minRadius=int(low),
-                                   maxRadius=int(high) + 1)
-        if circles is not None:
-            found.extend(circles[0])
-    # The same checker is often found in two channels, or twice a little apart: average each cluster.
-    clusters: list[list[np.ndarray]] = []
-    for circle in found:
-        for cluster in clusters:
-            if math.dist(circle[:2], np.mean(cluster, axis=0)[:2]) < 0.9 * circle[2]:
-                cluster.append(circle)
-                break
-        else:
-            clusters.append([circle])
-    return np.array([np.mean(c, axis=0) for c in clusters], np.float64).reshape(-1, 3)
 
 
 def _runs(centres: FloatArray, radius: float) -> list[list[int]]:
@@ -134,12 +113,12 @@ def find_corners(frame: Image) -> FloatArray:
     """The playing area's four corners (camera px, in order round the board) in a start-position frame."""
     height, width = frame.shape[:2]
     short = min(width, height)
-    circles = _circles(frame, 0.012 * short, 0.05 * short)
+    circles = find_discs(frame, 0.012 * short, 0.05 * short)
     if len(circles) < 20:
         raise OutlineError(f"no board found: only {len(circles)} round shapes in the frame, the starting "
                            "position has 30 checkers")
     radius = float(np.median(circles[:, 2]))
-    circles = _circles(frame, 0.7 * radius, 1.35 * radius)
+    circles = find_discs(frame, 0.7 * radius, 1.35 * radius)
     # The first pass also counts small round blobs; the second pass's circles are mostly checkers.
     radius = float(np.median(circles[:, 2]))
     centres = circles[:, :2]

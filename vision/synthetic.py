@@ -71,6 +71,9 @@ class Style:
     bar_width: float = 1.0
     #: The bar's colour; ``None`` is the wood a shade darker.  Tournament boards' bars are black.
     bar: BGR | None = None
+    #: The checkers' diameter as a share of the canonical one (a fifth of a triangle's depth):
+    #: on real boards often 0.85 to 1.05, touching in a row that ends short of or past the places.
+    checker_size: float = 1.0
 
     @classmethod
     def random(cls, rng: random.Random, *, hand: bool | None = None, any_colours: bool = False) -> Style:
@@ -273,7 +276,7 @@ def draw_board(position: Position, style: Style, rng: random.Random,
     bx0, bx1 = bx0 + narrower, bx1 - narrower
     bar = _shade(style.wood, 0.75) if style.bar is None else style.bar
     cv2.rectangle(canvas, (int(ox + bx0), int(oy + by0)), (int(ox + bx1), int(oy + by1)), bar, -1)
-    radius = g.checker / 2 * 0.97
+    radius = g.checker / 2 * 0.97 * style.checker_size
     # (centre, colour, raised) of every checker, in the order they are laid down.
     placed: list[tuple[tuple[float, float], BGR, bool]] = []
     def nudge(place: int) -> random.Random:
@@ -287,6 +290,9 @@ def draw_board(position: Position, style: Style, rng: random.Random,
         n = abs(count)
         for slot in range(min(n, 5)):
             cx, cy = g.slot_centre(point, slot)
+            # A row of smaller or larger checkers still starts at the point's edge.
+            edge = 0.0 if g.is_top(point) else g.height
+            cy = edge + (cy - edge) * style.checker_size
             at = nudge(point * 8 + slot)
             placed.append(((cx + ox + at.uniform(-3, 3), cy + oy + at.uniform(-3, 3)), colour, False))
         for slot in range(n - 5):

@@ -12,6 +12,7 @@ import pytest
 from engine.position import Position
 from vision import outline, synthetic
 from vision.calibration import calibrate
+from vision.discs import find_discs
 
 SIZE = (1280, 960)
 
@@ -26,9 +27,9 @@ def _start_frame(seed: int) -> tuple[np.ndarray, synthetic.Truth]:
 def _fives(frame: np.ndarray) -> tuple[np.ndarray, list[list[int]]]:
     """The circles and the runs of five the search starts from, found as `find_corners` finds them."""
     short = min(frame.shape[:2])
-    first = outline._circles(frame, 0.012 * short, 0.05 * short)
+    first = find_discs(frame, 0.012 * short, 0.05 * short)
     radius = float(np.median(first[:, 2]))
-    circles = outline._circles(frame, 0.7 * radius, 1.35 * radius)
+    circles = find_discs(frame, 0.7 * radius, 1.35 * radius)
     runs = outline._runs(circles[:, :2], float(np.median(circles[:, 2])))
     return circles, outline._windows(runs, 5)
 

@@ -1,0 +1,78 @@
+"""Checkers seen as discs: found wherever they lie, and counted per point.
+
+The readers look at five fixed places a point, spaced as on the canonical board.  A checker is
+also a disc whose edge a circle finder sees wherever it stands, so a point's discs are a second
+opinion on its count: on a real board whose checkers are smaller or larger than a fifth of its
+triangle they do not sit on the places, and under a glint a place may look nearly empty while
+the disc's rim still shows.  The outline search finds the start's checkers the same way.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from vision.geometry import FloatArray
+from vision.templates import BLACK, EMPTY, WHITE
+from vision.view import GEOMETRY, MARGIN, SCALE, SLOTS, Image, place_index
+
+#: A disc belongs to a point when its centre is this share of a point's width from the axis.
+ON_AXIS = 0.4
+#: Radii searched for, as shares of a checker's radius in the canonical view.
+SMALLEST, LARGEST = 0.75, 1.25
+
+
+def find_discs(image: Image, low: float, high: float) -> FloatArray:
+    """Circles (x, y, r) with radii from ``low`` to ``high`` px found in any colour channel,
+    duplicates merged."""
+    found: list[np.ndarray] = []
+    for channel in cv2.split(image):
+        smooth = cv2.GaussianBlur(channel, (0, 0), 1.5)
+        circles = cv2.HoughCircles(smooth, cv2.HOUGH_GRADIENT, dp=1, minDist=max(low * 1.4, 4.0),
+                                   param1=80, param2=max(12, int(low * 0.8)), minRadius=int(low),
+                                   maxRadius=int(high) + 1)
+        if circles is not None:
+            found.extend(circles[0])
+    # The same checker is often found in two channels, or twice a little apart: average each cluster.
+    clusters: list[list[np.ndarray]] = []
+    for circle in found:
+        for cluster in clusters:
+            if math.dist(circle[:2], np.mean(cluster, axis=0)[:2]) < 0.9 * circle[2]:
+                cluster.append(circle)
+                break
+        else:
+            clusters.append([circle])
+    return np.array([np.mean(c, axis=0) for c in clusters], np.float64).reshape(-1, 3)
+
+
+def discs_per_point(view: Image) -> np.ndarray:
+    """How many checker-sized discs lie on each point's triangle in the canonical ``view``: (24,)."""
+    radius = GEOMETRY.checker / 2 * SCALE
+    discs = find_discs(view, SMALLEST * radius, LARGEST * radius)
+    counts = np.zeros(24, np.int64)
+    for x, y in discs[:, :2] / SCALE - MARGIN:
+        for point in range(1, 25):
+            depth = y if GEOMETRY.is_top(point) else GEOMETRY.height - y
+            axis = GEOMETRY.column_x(GEOMETRY.column(point))
+            if abs(x - axis) < ON_AXIS * GEOMETRY.point_width and 0 < depth < GEOMETRY.point_depth:
+                counts[point - 1] += 1
+    return counts
+
+
+def recount(kinds: np.ndarray, certainty: np.ndarray, discs: np.ndarray, unsure_below: float) -> np.ndarray:
+    """Every place's kind (128,), each point read with a place less sure than ``unsure_below``
+    and holding checkers given as many as the ``discs`` found on it, in the colour it was read
+    (up to five: a second layer's discs hide under the first)."""
+    kinds = kinds.copy()
+    for point in range(1, 25):
+        places = [place_index(point, slot) for slot in range(SLOTS)]
+        here = kinds[places]
+        white, black = int((here == WHITE).sum()), int((here == BLACK).sum())
+        found = min(int(discs[point - 1]), SLOTS)
+        if certainty[places].min() >= unsure_below or not (white or black) or not found:
+            continue
+        kinds[places] = EMPTY
+        kinds[places[:found]] = WHITE if white >= black else BLACK
+    return kinds
