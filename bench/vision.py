@@ -116,6 +116,11 @@ def one_setup(args: tuple[int, int, tuple[int, int], bool]) -> Tally:
             if truth.occluded:
                 tally.hands += 1
                 tally.hands_caught += reading.status == "occluded"
+                if reading.status == "ok":
+                    # A hand that hides no checker leaves the reading right: say which it was.
+                    right = list(reading.points) == [position.at(p) for p in range(1, 25)]
+                    tally.wrong.append(f"seed {seed} frame {index}: a hand over the board read `ok`, "
+                                       f"{'every point right' if right else 'points wrong'}")
             continue
         tally.clear_frames += 1
         if not stacked:

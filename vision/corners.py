@@ -218,8 +218,7 @@ def read_corners(frame: Image, corners: FloatArray, model: SlotModel | None = No
     probabilities = model.probabilities(templates(small, middle, described, under).inputs(described))
     probabilities[under] = np.eye(probabilities.shape[1])[EMPTY]
     kinds, certainty = in_rows(probabilities)
-    if (certainty < RECOUNT_BELOW).any():
-        kinds = recount(kinds, certainty, discs_per_point(view), RECOUNT_BELOW)
+    kinds = recount(kinds, certainty, lambda: discs_per_point(view), RECOUNT_BELOW)
     return timed(count(kinds, certainty), started)
 
 

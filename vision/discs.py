@@ -10,6 +10,7 @@ the disc's rim still shows.  The outline search finds the start's checkers the s
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import cv2
 import numpy as np
@@ -61,18 +62,23 @@ def discs_per_point(view: Image) -> np.ndarray:
     return counts
 
 
-def recount(kinds: np.ndarray, certainty: np.ndarray, discs: np.ndarray, unsure_below: float) -> np.ndarray:
+def recount(kinds: np.ndarray, certainty: np.ndarray, discs: Callable[[], np.ndarray],
+            unsure_below: float) -> np.ndarray:
     """Every place's kind (128,), each point read with a place less sure than ``unsure_below``
-    and holding checkers given as many as the ``discs`` found on it, in the colour it was read
-    (up to five: a second layer's discs hide under the first)."""
+    and holding checkers given as many as the discs found on it, in the colour it was read
+    (up to five: a second layer's discs hide under the first).  ``discs`` gives the discs per
+    point, and is asked only when such a point is there: finding them takes some 15 ms."""
     kinds = kinds.copy()
+    found: np.ndarray | None = None
     for point in range(1, 25):
         places = [place_index(point, slot) for slot in range(SLOTS)]
         here = kinds[places]
         white, black = int((here == WHITE).sum()), int((here == BLACK).sum())
-        found = min(int(discs[point - 1]), SLOTS)
-        if certainty[places].min() >= unsure_below or not (white or black) or not found:
+        if certainty[places].min() >= unsure_below or not (white or black):
             continue
-        kinds[places] = EMPTY
-        kinds[places[:found]] = WHITE if white >= black else BLACK
+        found = discs() if found is None else found
+        many = min(int(found[point - 1]), SLOTS)
+        if many:
+            kinds[places] = EMPTY
+            kinds[places[:many]] = WHITE if white >= black else BLACK
     return kinds

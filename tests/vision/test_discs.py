@@ -46,7 +46,7 @@ def test_an_unsure_point_is_given_as_many_checkers_as_discs_in_its_colour() -> N
         certainty[place_index(point, 1)] = 0.6
     discs = np.zeros(24, np.int64)
     discs[[3 - 1, 8 - 1, 12 - 1, 20 - 1]] = [3, 4, 2, 7]
-    again = recount(kinds, certainty, discs, 0.9)
+    again = recount(kinds, certainty, lambda: discs, 0.9)
     assert list(again[[place_index(3, s) for s in range(SLOTS)]]) == [WHITE] * 3 + [EMPTY] * 2
     # Sure points, and points read empty (no colour to give), keep their reading.
     assert list(again[[place_index(8, s) for s in range(SLOTS)]]) == [BLACK] * 2 + [EMPTY] * 3
@@ -54,6 +54,17 @@ def test_an_unsure_point_is_given_as_many_checkers_as_discs_in_its_colour() -> N
     # Seven discs are five places (a second layer hides under the first), in the likelier colour.
     assert list(again[[place_index(20, s) for s in range(SLOTS)]]) == [BLACK] * 5
     assert (kinds == _kinds({3: [WHITE], 8: [BLACK, BLACK], 20: [BLACK, BLACK, WHITE]})).all()  # not changed
+
+
+def test_discs_are_only_looked_for_when_an_unsure_point_holds_checkers() -> None:
+    kinds = _kinds({5: [WHITE, WHITE]})
+    certainty = np.ones(len(PLACES))
+    certainty[place_index(9, 0)] = 0.5  # unsure, but read empty: nothing to recount
+
+    def never() -> np.ndarray:
+        raise AssertionError("the discs were looked for")
+
+    assert (recount(kinds, certainty, never, 0.9) == kinds).all()
 
 
 def test_corners_mode_counts_the_discs_of_checkers_off_the_places() -> None:
