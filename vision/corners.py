@@ -52,8 +52,9 @@ FAR = 5.0
 CORNERS_MODEL = "corners_model.npz"
 #: A point with a place less sure than this is given as many checkers as discs are found on it
 #: (`vision.discs`).  A board with no calibration has no learned looks and real boards' checkers
-#: do not sit on the canonical places: this took the real photos from 158 to 167 of 240 points,
-#: and 186 to 188 of 192 synthetic tuning boards exact (0.9: 163 and 188; 0.7: 161).
+#: do not sit on the canonical places: this took the real photos from 158 to 167 of 240 points
+#: (0.9: 163; 0.7: 161), and 186 to 188 of 192 synthetic tuning boards exact (`vision.discs.HINT`
+#: recounts points read empty too: 172).
 RECOUNT_BELOW = 0.99
 
 WOOD, FRAME, BAR, TRIANGLE = 0, 1, 2, 3
@@ -218,7 +219,7 @@ def read_corners(frame: Image, corners: FloatArray, model: SlotModel | None = No
     probabilities = model.probabilities(templates(small, middle, described, under).inputs(described))
     probabilities[under] = np.eye(probabilities.shape[1])[EMPTY]
     kinds, certainty = in_rows(probabilities)
-    kinds = recount(kinds, certainty, lambda: discs_per_point(view), RECOUNT_BELOW)
+    kinds = recount(kinds, certainty, probabilities, lambda: discs_per_point(view), RECOUNT_BELOW)
     return timed(count(kinds, certainty), started)
 
 
