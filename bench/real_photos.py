@@ -9,7 +9,8 @@ photos are not in the repository: they are frames of tournament streams and a Wi
 photo kept in a GPL project, whose licence does not clearly cover them.  Each label's
 ``source`` says where to fetch its photo.  For a labelled start position the
 outline finder and calibration are tried too.  Prints per image the points
-read wrong, then exact frames, per-point and bar accuracy and the median time.
+read wrong, then exact frames, per-point and bar accuracy and the median time; then the
+points and bars as `pipgammon read --corners` reads them, the dice found first.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from engine.position import Position
 from vision.calibration import CalibrationError, calibrate
 from vision.corners import read_corners
 from vision.images import ImageError, load
+from vision.observation import observe_corners
 from vision.outline import OutlineError, find_corners
 
 START = [Position.start().at(p) for p in range(1, 25)]
@@ -41,6 +43,8 @@ def main() -> int:
     labels = json.loads(args.labels.read_text())
     exact = points_right = bars_right = 0
     times = []
+    # As `pipgammon read --corners` reads: the dice first, and no checker under a flat one.
+    cli_points = cli_bars = found_dice = 0
     for label in labels:
         name = label["image"]
         try:
@@ -59,6 +63,10 @@ def main() -> int:
         print(f"{name}: {24 - len(wrong)}/24 points right"
               + (f"; wrong (point, read, truth): {wrong}" if wrong else "")
               + ("" if reading.bar == bar else f"; bar read {reading.bar}, truth {bar}"))
+        seen = observe_corners(frame, np.array(label["corners"], np.float64))
+        cli_points += sum(int(seen.reading.points[p] == truth[p]) for p in range(24))
+        cli_bars += seen.reading.bar == bar
+        found_dice += len(seen.dice)
         if truth == START:
             try:
                 calibrate(frame, find_corners(frame))
@@ -69,6 +77,9 @@ def main() -> int:
     print(f"exact frames {exact}/{count}; points right {points_right}/{24 * count} "
           f"({100 * points_right / max(1, 24 * count):.1f} %); bar right {bars_right}/{count}; "
           f"median {statistics.median(times):.1f} ms per image")
+    print(f"with the dice read first, as `pipgammon read --corners` does: points right "
+          f"{cli_points}/{24 * count} ({100 * cli_points / max(1, 24 * count):.1f} %); "
+          f"bar right {cli_bars}/{count}; {found_dice} dice found (the labels do not list dice)")
     return 0
 
 
