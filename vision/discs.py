@@ -26,6 +26,8 @@ SMALLEST, LARGEST = 0.75, 1.25
 #: photos 0.05 took 167 to 172 of 240 points; 0.01 and 0 gave 168 and lost 3 of 192 synthetic
 #: tuning frames, 0.2 gave 170.
 HINT = 0.05
+#: A row's first disc lies this many radii from the edge at most, and each next one this many from the last.
+FIRST, NEXT = 1.8, 2.5
 
 
 def find_discs(image: Image, low: float, high: float) -> FloatArray:
@@ -65,7 +67,20 @@ def discs_per_point(view: Image) -> np.ndarray:
     top = np.array([GEOMETRY.is_top(point) for point in points])
     depth = np.where(top, y, GEOMETRY.height - y)
     on = (np.abs(x - axes) < ON_AXIS * GEOMETRY.point_width) & (depth > 0) & (depth < GEOMETRY.point_depth)
-    counts: np.ndarray = on.sum(axis=0).astype(np.int64)
+    radii = discs[:, 2] / SCALE
+    counts = np.zeros(24, np.int64)
+    for point in range(24):
+        # Checkers stand in a row from the point's edge: a disc counts only as the next of that
+        # row.  A disc alone further in is the triangle's tip or the print on the board, and a
+        # row's own spacing follows the board's checkers, not the canonical slots.
+        here = on[:, point]
+        order = np.argsort(depth[here, point])
+        edge, reach = 0.0, FIRST
+        for row_depth, radius in zip(depth[here, point][order], radii[here][order], strict=True):
+            if row_depth - edge > reach * radius:
+                break
+            counts[point] += 1
+            edge, reach = row_depth, NEXT
     return counts
 
 
