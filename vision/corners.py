@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from functools import partial
 
 import numpy as np
 
@@ -219,7 +220,7 @@ def read_corners(frame: Image, corners: FloatArray, model: SlotModel | None = No
     probabilities = model.probabilities(templates(small, middle, described, under).inputs(described))
     probabilities[under] = np.eye(probabilities.shape[1])[EMPTY]
     kinds, certainty = in_rows(probabilities)
-    kinds = recount(kinds, certainty, probabilities, lambda: discs_per_point(view), RECOUNT_BELOW)
+    kinds = recount(kinds, certainty, probabilities, partial(discs_per_point, view), RECOUNT_BELOW)
     return timed(count(kinds, certainty), started)
 
 

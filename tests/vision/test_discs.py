@@ -75,7 +75,9 @@ def test_an_unsure_point_is_given_as_many_checkers_as_discs_in_its_colour() -> N
     discs = np.zeros(24, np.int64)
     discs[[3 - 1, 8 - 1, 12 - 1, 20 - 1]] = [3, 4, 2, 7]
     nothing = np.zeros((len(PLACES), 3))
-    again = recount(kinds, certainty, nothing, lambda: discs, 0.9)
+    asked: list[list[int]] = []
+    again = recount(kinds, certainty, nothing, lambda points: asked.append(points) or discs, 0.9)
+    assert asked == [[3, 20]]  # once, for the unsure points that hold checkers
     assert list(again[[place_index(3, s) for s in range(SLOTS)]]) == [WHITE] * 3 + [EMPTY] * 2
     # Sure points, and points read empty with no hint of a colour, keep their reading.
     assert list(again[[place_index(8, s) for s in range(SLOTS)]]) == [BLACK] * 2 + [EMPTY] * 3
@@ -90,7 +92,7 @@ def test_discs_are_only_looked_for_when_an_unsure_point_holds_checkers() -> None
     certainty = np.ones(len(PLACES))
     certainty[place_index(9, 0)] = 0.5  # unsure, but read empty: nothing to recount
 
-    def never() -> np.ndarray:
+    def never(points: list[int]) -> np.ndarray:
         raise AssertionError("the discs were looked for")
 
     assert (recount(kinds, certainty, np.zeros((len(PLACES), 3)), never, 0.9) == kinds).all()
@@ -109,10 +111,10 @@ def test_an_unsure_empty_point_with_a_hint_of_a_colour_takes_its_discs() -> None
         probabilities[place_index(point, 0), colour] = 0.05
     discs = np.zeros(24, np.int64)
     discs[[4 - 1, 15 - 1]] = 2
-    again = recount(kinds, certainty, probabilities, lambda: discs, 0.99, hint=0.05)
+    again = recount(kinds, certainty, probabilities, lambda points: discs, 0.99, hint=0.05)
     assert list(again[[place_index(4, s) for s in range(SLOTS)]]) == [BLACK] * 2 + [EMPTY] * 3
     assert list(again[[place_index(15, s) for s in range(SLOTS)]]) == [WHITE] * 2 + [EMPTY] * 3
-    fainter = recount(kinds, certainty, probabilities, lambda: discs, 0.99, hint=0.1)
+    fainter = recount(kinds, certainty, probabilities, lambda points: discs, 0.99, hint=0.1)
     assert (fainter == EMPTY).all()
 
 
