@@ -61,8 +61,9 @@ def discs_per_point(view: Image, points: Iterable[int] = range(1, 25)) -> np.nda
     """How many checker-sized discs stand in a row from the edge of each of ``points`` in the
     canonical ``view``: (24,), 0 for the points not asked about.
 
-    Each point is searched in its own strip of the view (its triangle and half a checker
-    round it), so one unsure point costs a twelfth of the whole view's search."""
+    Each point is searched in its own strip of the view (its triangle, with room for a checker
+    at its edge and beyond its tip), so one unsure point costs 2 ms, a tenth of the whole view's
+    search."""
     radius = GEOMETRY.checker / 2 * SCALE
     height, width = view.shape[:2]
     counts = np.zeros(24, np.int64)
