@@ -16,7 +16,7 @@ import numpy as np
 
 from vision.geometry import FloatArray
 from vision.templates import BLACK, EMPTY, WHITE
-from vision.view import GEOMETRY, MARGIN, SCALE, SLOTS, Image, place_index, to_view
+from vision.view import BAR_START, GEOMETRY, MARGIN, SCALE, SLOTS, Image, place_index, to_view
 
 #: A disc belongs to a point when its centre is this share of a point's width from the axis.
 ON_AXIS = 0.4
@@ -94,18 +94,24 @@ def discs_per_point(view: Image, points: Iterable[int] = range(1, 25)) -> np.nda
 
 def recount(kinds: np.ndarray, certainty: np.ndarray, probabilities: np.ndarray,
             discs: Callable[[list[int]], np.ndarray], unsure_below: float,
-            hint: float = HINT) -> np.ndarray:
+            hint: float = HINT, dice_at: Iterable[int] = ()) -> np.ndarray:
     """Every place's kind (128,), each point with a place less sure than ``unsure_below`` given
     as many checkers as the discs found on it (up to five: a second layer's discs hide under
     the first).  Their colour is the one the point was read in; a point read empty is recounted
     only when its places' ``probabilities`` (128, 3 or more) hold at least ``hint`` of a colour
     in all, and takes the likelier.  ``discs`` gives the discs per point of the points it is
-    given, and is asked only when such a point is there."""
+    given, and is asked only when such a point is there.
+
+    The points of the places ``dice_at`` (a die lies on them or leans into them) keep their
+    reading: a die leaning on a checker makes its point unsure, and its edges beside the
+    checker's rim were read as one more disc on some frames and not on others, so a still
+    board never gave agreeing frames (two still spells of `bench/stabiliser.py` lost)."""
     kinds = kinds.copy()
     recounted: dict[int, int] = {}
+    left = {place // SLOTS + 1 for place in dice_at if place < BAR_START}
     for point in range(1, 25):
         places = [place_index(point, slot) for slot in range(SLOTS)]
-        if certainty[places].min() >= unsure_below:
+        if point in left or certainty[places].min() >= unsure_below:
             continue
         here = kinds[places]
         white, black = float((here == WHITE).sum()), float((here == BLACK).sum())

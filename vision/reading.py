@@ -161,7 +161,8 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
     # than it is seen: under a die leaning on it a checker is half hidden, so its point is unsure
     # (the referee allows it one off; the roll is thrown again anyway).
     kinds, certainty = in_rows(probabilities, config.out_of_row)
-    kinds = recount(kinds, certainty, probabilities, partial(discs_per_point, view), config.recount_below)
+    kinds = recount(kinds, certainty, probabilities, partial(discs_per_point, view), config.recount_below,
+                    dice_at=[*under, *beside])
     return timed(count(kinds, certainty), started)
 
 

@@ -98,6 +98,23 @@ def test_discs_are_only_looked_for_when_an_unsure_point_holds_checkers() -> None
     assert (recount(kinds, certainty, np.zeros((len(PLACES), 3)), never, 0.9) == kinds).all()
 
 
+def test_a_point_a_die_lies_on_or_leans_into_keeps_its_reading() -> None:
+    """A die's edges beside a checker's rim can read as one more disc on one frame and not the
+    next; the reading of the places there stays as it was."""
+    kinds = _kinds({6: [BLACK] * 3, 11: [WHITE]})
+    certainty = np.ones(len(PLACES))
+    certainty[[place_index(6, 2), place_index(11, 0)]] = 0.6
+    discs = np.zeros(24, np.int64)
+    discs[[6 - 1, 11 - 1]] = 4
+    asked: list[list[int]] = []
+    nothing = np.zeros((len(PLACES), 3))
+    again = recount(kinds, certainty, nothing, lambda points: asked.append(points) or discs, 0.9,
+                    dice_at=[place_index(6, 3)])
+    assert asked == [[11]]
+    assert list(again[[place_index(6, s) for s in range(SLOTS)]]) == [BLACK] * 3 + [EMPTY] * 2
+    assert list(again[[place_index(11, s) for s in range(SLOTS)]]) == [WHITE] * 4 + [EMPTY]
+
+
 def test_an_unsure_empty_point_with_a_hint_of_a_colour_takes_its_discs() -> None:
     """Small checkers may leave a point's places looking empty (0.93 to 0.99 sure) while a
     little of a colour shows in them: with discs found there, they are that colour's checkers."""
