@@ -159,3 +159,38 @@ def test_two_colours_on_a_point_or_a_covered_place_leave_the_point_unsure() -> N
     assert hidden.points[4] == 1 and hidden.confidence[4] <= 0.31
     plain = count(*in_rows(_places(p5=[(0.001, 0.998, 0.0005, 0.0005)])))
     assert plain.points[4] == 1 and plain.confidence[4] > 0.99
+
+
+class _Covering:
+    """The slot model's answer on a frame where only ``places`` look covered (everything else
+    plainly empty): what the occlusion rule then decides is the rule's alone."""
+
+    def __init__(self, places: list[int]) -> None:
+        self.places = places
+
+    def probabilities(self, inputs: np.ndarray) -> np.ndarray:
+        from vision.templates import COVERED, EMPTY
+
+        out = np.zeros((len(inputs), 4))
+        out[:, EMPTY] = 1.0
+        out[self.places] = 0.0
+        out[self.places, COVERED] = 1.0
+        return out
+
+
+def test_covered_places_away_from_the_rim_are_a_glint_until_there_are_four(
+        setup_factory: Callable[..., Setup]) -> None:
+    """A hand or an arm reaches in over the rim of the playing area; two or three covered places
+    in the middle of the board are a glint or a lamp's shading (seven clear frames of the
+    benchmarks), so only as many as four there mean something over the board."""
+    from vision.reading import AT_RIM
+    from vision.view import bar_index, place_index
+
+    assert AT_RIM[place_index(7, 0)] and AT_RIM[place_index(13, 3)] and AT_RIM[bar_index(1, 3)]
+    assert not AT_RIM[place_index(7, 3)] and not AT_RIM[bar_index(0, 0)]
+    setup = setup_factory(31)
+    inside = [place_index(7, 3), place_index(7, 4), place_index(8, 4)]
+    status = {name: read(setup.start, setup.calibration, model=_Covering(places)).status  # type: ignore[arg-type]
+              for name, places in (("glint", inside), ("reaching in", [place_index(7, 0), place_index(7, 1)]),
+                                   ("four inside", [*inside, place_index(20, 3)]))}
+    assert status == {"glint": "ok", "reaching in": "occluded", "four inside": "occluded"}
