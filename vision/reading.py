@@ -172,9 +172,10 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
         return timed(Reading("occluded", reason=f"{covered} places covered ({at_rim} at the rim), "
                               f"{undecided} undecided, {changed:.1f} checkers' area of bare board "
                               "changed: something is over the board"), started)
-    # A lone covered place is read as the likeliest of what it can really hold, and is no surer
-    # than it is seen: under a die leaning on it a checker is half hidden, so its point is unsure
-    # (the referee allows it one off; the roll is thrown again anyway).
+    # A covered place that is no sign of a hand (alone, or one of two or three away from the rim)
+    # is read as the likeliest of what it can really hold, and is no surer than it is seen: under
+    # a die leaning on it a checker is half hidden, so its point is unsure (the referee allows it
+    # one off; the roll is thrown again anyway).
     kinds, certainty = in_rows(probabilities, config.out_of_row)
     kinds = recount(kinds, certainty, probabilities, partial(discs_per_point, view), config.recount_below,
                     dice_at=[*under, *beside])
