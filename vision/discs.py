@@ -66,11 +66,11 @@ def discs_per_point(view: Image, points: Iterable[int] = range(1, 25)) -> np.nda
     search."""
     radius = GEOMETRY.checker / 2 * SCALE
     height, width = view.shape[:2]
+    half = GEOMETRY.point_width / 2 + GEOMETRY.checker * 0.75
+    near, far = -GEOMETRY.checker / 2, GEOMETRY.point_depth + GEOMETRY.checker * 0.75
     counts = np.zeros(24, np.int64)
     for point in points:
         axis = GEOMETRY.column_x(GEOMETRY.column(point))
-        half = GEOMETRY.point_width / 2 + GEOMETRY.checker * 0.75
-        near, far = -GEOMETRY.checker / 2, GEOMETRY.point_depth + GEOMETRY.checker * 0.75
         is_top = GEOMETRY.is_top(point)
         top, bottom = (near, far) if is_top else (GEOMETRY.height - far, GEOMETRY.height - near)
         left, up = (max(0, int(v)) for v in to_view(axis - half, top))
@@ -107,7 +107,7 @@ def recount(kinds: np.ndarray, certainty: np.ndarray, probabilities: np.ndarray,
     checker's rim were read as one more disc on some frames and not on others, so a still
     board never gave agreeing frames (two still spells of `bench/stabiliser.py` lost)."""
     kinds = kinds.copy()
-    recounted: dict[int, int] = {}
+    recounted: dict[int, tuple[list[int], int]] = {}  # point -> its places, the colour it was read in
     left = {place // SLOTS + 1 for place in dice_at if place < BAR_START}
     for point in range(1, 25):
         places = [place_index(point, slot) for slot in range(SLOTS)]
@@ -120,12 +120,11 @@ def recount(kinds: np.ndarray, certainty: np.ndarray, probabilities: np.ndarray,
             if max(white_hint, black_hint) < hint:
                 continue
             white, black = float(white_hint), float(black_hint)
-        recounted[point] = WHITE if white >= black else BLACK
+        recounted[point] = places, WHITE if white >= black else BLACK
     if not recounted:
         return kinds
     found = discs(list(recounted))
-    for point, colour in recounted.items():
-        places = [place_index(point, slot) for slot in range(SLOTS)]
+    for point, (places, colour) in recounted.items():
         many = min(int(found[point - 1]), SLOTS)
         if many:
             kinds[places] = EMPTY

@@ -177,8 +177,9 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
     # a die leaning on it a checker is half hidden, so its point is unsure (the referee allows it
     # one off; the roll is thrown again anyway).
     kinds, certainty = in_rows(probabilities, config.out_of_row)
+    # `beside` holds every place under a flat die too: its reach is the wider.
     kinds = recount(kinds, certainty, probabilities, partial(discs_per_point, view), config.recount_below,
-                    dice_at=[*under, *beside])
+                    dice_at=beside)
     return timed(count(kinds, certainty), started)
 
 
