@@ -5,8 +5,13 @@ from __future__ import annotations
 import dataclasses
 import random
 
+import numpy as np
+
 from vision import synthetic
-from vision.corners import read_corners
+from vision.corners import plain_rows, read_corners, without_hinges
+from vision.discs import Rows
+from vision.templates import BLACK, EMPTY, WHITE, Templates
+from vision.view import BAR_SLOTS, GRID, PLACES, SLOTS, bar_index, place_index
 
 
 def test_random_boards_read_from_their_corners() -> None:
@@ -63,3 +68,50 @@ def test_a_narrow_black_bar_is_not_read_as_checkers() -> None:
         frame, truth = synthetic.render(position, rng, style=style)
         bars += read_corners(frame, truth.corners).bar == (position.bar[0], position.bar[1])
     assert bars >= 11
+
+
+def test_a_checker_at_the_bars_end_with_none_inside_it_is_a_hinge() -> None:
+    """With no frame of the empty board, a folding board's metal hinges at the ends of the bar
+    look like checkers (7 of the 10 real photos have them).  Checkers on the bar stack from its
+    middle, so the end place counts only with the place inside it held too."""
+    kinds = np.full(len(PLACES), EMPTY)
+    kinds[bar_index(0, BAR_SLOTS - 1)] = BLACK  # a hinge at the top end
+    kinds[bar_index(1, BAR_SLOTS - 1)] = WHITE  # and at the bottom end
+    kinds[bar_index(1, 0)] = WHITE  # a white checker in the middle of the bar
+    kept = without_hinges(kinds)
+    assert kept[bar_index(0, BAR_SLOTS - 1)] == EMPTY and kept[bar_index(1, BAR_SLOTS - 1)] == EMPTY
+    assert kept[bar_index(1, 0)] == WHITE
+    assert kinds[bar_index(0, BAR_SLOTS - 1)] == BLACK  # not changed in place
+    full = np.full(len(PLACES), EMPTY)
+    full[[bar_index(0, slot) for slot in range(BAR_SLOTS)]] = BLACK  # four on the bar reach its end
+    assert (without_hinges(full) == full).all()
+
+
+def test_a_point_read_empty_takes_a_plain_row_of_discs_in_the_nearer_colour() -> None:
+    """The corners model read black checkers with a metal rim on black triangles as empty, sure
+    to 0.99, while the circle finder found them.  A point read empty takes the row of discs whose
+    first plainly shows its rim, in the colour its faces are nearer; it is then given as unsure."""
+    features = GRID * GRID * 3
+    looks = Templates(np.stack([np.zeros((len(PLACES), features)), np.ones((len(PLACES), features)),
+                                -np.ones((len(PLACES), features))]).astype(np.float32))
+    described = np.zeros((len(PLACES), features), np.float32)
+    described[[place_index(4, 0), place_index(4, 1)]] = -0.8  # nearer the black look
+    described[place_index(9, 0)] = 0.7  # nearer the white look
+    kinds = np.full(len(PLACES), EMPTY)
+    kinds[place_index(15, 0)] = WHITE
+    certainty = np.ones(len(PLACES))
+    rows = np.zeros(24, np.int64)
+    rows[[4 - 1, 9 - 1, 15 - 1]] = 2, 1, 3
+    asked: list[list[int]] = []
+
+    def discs(points: list[int]) -> Rows:
+        asked.append(points)
+        return Rows(rows, np.zeros(24, np.bool_))
+
+    kinds_now, certainty_now = plain_rows(kinds, certainty, discs, looks, described)
+    assert asked == [[p for p in range(1, 25) if p != 15]]  # only the points read empty
+    assert list(kinds_now[[place_index(4, slot) for slot in range(SLOTS)]]) == [BLACK, BLACK] + [EMPTY] * 3
+    assert list(kinds_now[[place_index(9, slot) for slot in range(SLOTS)]]) == [WHITE] + [EMPTY] * 4
+    assert list(kinds_now[[place_index(15, slot) for slot in range(SLOTS)]]) == [WHITE] + [EMPTY] * 4
+    assert certainty_now[place_index(4, 1)] == 0.5 and certainty_now[place_index(4, 2)] == 1.0
+    assert (kinds == EMPTY).sum() == len(PLACES) - 1  # not changed in place
