@@ -7,7 +7,10 @@ middle of the bar, the frame outside the playing area, and each triangle's
 colour between the touching points of the discs on it.  Places that differ
 from their drawn empty look hold checkers; those split into two colours, the
 lighter called ``white``; a second pass compares every place with the empty
-look and with the two checker looks measured on this very frame.
+look and with the two checker looks measured on this very frame.  The discs on
+each point (`vision.discs`) stand in for what a calibration would have learnt:
+a triangle's round base is no checker, a plain row of discs on a point read
+empty is, and a checker at the bar's end with none inside it is a hinge.
 """
 
 from __future__ import annotations
