@@ -98,6 +98,12 @@ def _parts() -> tuple[np.ndarray, np.ndarray]:
 _PART, _SIDE = _parts()
 
 
+def _faces(described: np.ndarray) -> np.ndarray:
+    """Every place's mean face colour (..., 128, 3) from descriptors or looks (..., 128, features)."""
+    cells = described.reshape(*described.shape[:-1], GRID * GRID, 3)
+    return np.asarray(cells[..., _FACE, :].mean(axis=-2))
+
+
 def _sample(small: Image, x: float, y: float, half: int = 2) -> FloatArray:
     """Median BGR round nominal canonical (x, y) in the half-resolution view."""
     vx, vy = to_view(x, y)
@@ -206,7 +212,7 @@ def templates(small: Image, middle: FloatArray, described: np.ndarray, bare: Seq
     occupied[list(bare)] = False
     kinds = np.full(len(PLACES), EMPTY)
     if occupied.any():
-        kinds[occupied] = _two_colours(lattices[occupied][:, _FACE, :].mean(axis=1))
+        kinds[occupied] = _two_colours(_faces(described)[occupied])
     lift = np.repeat(_checker_lift(middle)[:, None, :], GRID * GRID, axis=1).reshape(len(PLACES), -1)
     looks = [empty.reshape(len(PLACES), -1)]
     for kind in (WHITE, BLACK):
@@ -261,8 +267,7 @@ def plain_rows(kinds: np.ndarray, certainty: np.ndarray, discs: Callable[[list[i
     if not bare:
         return kinds, certainty
     rows = discs(bare)
-    faces = described.reshape(len(PLACES), GRID * GRID, 3)[:, _FACE, :].mean(axis=1)
-    checker_faces = looks.looks.reshape(3, len(PLACES), GRID * GRID, 3)[:, :, _FACE, :].mean(axis=2)
+    faces, checker_faces = _faces(described), _faces(looks.looks)
     kinds, certainty = kinds.copy(), certainty.copy()
     for point in bare:
         places = [place_index(point, slot) for slot in range(min(int(rows.checkers[point - 1]), SLOTS))]
