@@ -8,7 +8,7 @@ import random
 import numpy as np
 
 from vision import synthetic
-from vision.corners import plain_rows, read_corners, without_hinges
+from vision.corners import colour_unsure_points, plain_rows, read_corners, without_hinges
 from vision.discs import Rows
 from vision.templates import BLACK, EMPTY, WHITE, Templates
 from vision.view import BAR_SLOTS, GRID, PLACES, SLOTS, bar_index, place_index
@@ -115,3 +115,40 @@ def test_a_point_read_empty_takes_a_plain_row_of_discs_in_the_nearer_colour() ->
     assert list(kinds_now[[place_index(15, slot) for slot in range(SLOTS)]]) == [WHITE] + [EMPTY] * 4
     assert certainty_now[place_index(4, 1)] == 0.5 and certainty_now[place_index(4, 2)] == 1.0
     assert (kinds == EMPTY).sum() == len(PLACES) - 1  # not changed in place
+
+
+def test_an_unsure_point_takes_the_colour_of_the_group_its_faces_are_nearer() -> None:
+    """Drawn looks pulled off by one odd colour made the corners model read whole points of gold
+    checkers as the pearl ones.  The board's points split into two groups by their faces; an
+    unsure point takes its group's colour, the lighter group is white, and a sure point keeps
+    the colour it was read in."""
+    features = GRID * GRID * 3
+    described = np.zeros((len(PLACES), features), np.float32)
+    kinds = np.full(len(PLACES), EMPTY)
+    certainty = np.ones(len(PLACES))
+
+    def put(point: int, checkers: int, colour: int, face: float, sure: float = 1.0) -> None:
+        places = [place_index(point, slot) for slot in range(checkers)]
+        kinds[places], described[places], certainty[places] = colour, face, sure
+
+    put(1, 5, WHITE, 0.5)
+    put(6, 3, WHITE, 0.45)
+    put(12, 5, BLACK, -1.5)
+    put(19, 4, BLACK, -1.4)
+    put(8, 2, WHITE, -1.3, sure=0.6)  # read white, dark as the black checkers, unsure
+    put(13, 1, BLACK, 0.4, sure=0.7)  # read black, light as the white checkers, unsure
+    put(17, 2, WHITE, -1.45, sure=1.0)  # read surely: kept as read
+
+    colours = colour_unsure_points(kinds, certainty, described)
+
+    def on(point: int) -> list[int]:
+        return [int(k) for k in colours[[place_index(point, slot) for slot in range(SLOTS)]]]
+
+    assert on(8) == [BLACK] * 2 + [EMPTY] * 3
+    assert on(13) == [WHITE] + [EMPTY] * 4
+    assert on(17) == [WHITE] * 2 + [EMPTY] * 3
+    assert on(1) == [WHITE] * 5 and on(12) == [BLACK] * 5
+    assert kinds[place_index(8, 0)] == WHITE  # not changed in place
+    # With one colour on the points there are no two groups to choose between.
+    only_white = np.where(kinds == EMPTY, EMPTY, WHITE)
+    assert (colour_unsure_points(only_white, certainty * 0.5, described) == only_white).all()
