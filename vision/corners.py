@@ -70,7 +70,11 @@ RECOUNT_BELOW = 0.99
 #: share of its edge's contrast on its inner side (`vision.discs.BASE_EDGE`): a checker's rim,
 #: plainly.  On the real photos this took 188 to 193 of 240 points, and 0.5 to 194, with the
 #: synthetic frames of corners mode (benchmark and tuning boards) reading the same; 0.4 lost two
-#: tuning frames and 0.3 six, to triangles' bases and other circles the finder sees.
+#: tuning frames and 0.3 six, to triangles' bases and other circles the finder sees.  The share is
+#: taken on the circle near the disc that fits its rim best (`discs_per_point`'s ``fit``): the
+#: tournament boards' black checkers on black triangles showed 0.17 to 0.49 on the circle found,
+#: a few pixels larger and off centre, and over 1 on their rims (real photos 202 to 207 points;
+#: fitted for the base test too, a washed-out white checker on a white triangle was emptied).
 PLAIN_EDGE = 0.7
 
 WOOD, FRAME, BAR, TRIANGLE = 0, 1, 2, 3
@@ -249,8 +253,8 @@ def read_corners(frame: Image, corners: FloatArray, model: SlotModel | None = No
     # when its only disc is that base.
     kinds = recount(kinds, certainty, probabilities, partial(discs_per_point, view, base_edge=BASE_EDGE),
                     RECOUNT_BELOW)
-    kinds, certainty = plain_rows(kinds, certainty, partial(discs_per_point, view, base_edge=PLAIN_EDGE),
-                                  looks, described)
+    rims = partial(discs_per_point, view, base_edge=PLAIN_EDGE, fit=True)
+    kinds, certainty = plain_rows(kinds, certainty, rims, looks, described)
     kinds = colour_unsure_points(kinds, certainty, described)
     return timed(count(without_hinges(kinds), certainty), started)
 

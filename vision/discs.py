@@ -42,6 +42,12 @@ BASE_EDGE = 0.05
 #: Angles round a disc at which its edge's contrast is sampled.
 _ANGLES = np.linspace(-np.pi, np.pi, 48, endpoint=False)
 _INNER = np.abs(_ANGLES) <= np.pi / 4
+#: Circles near a found disc (centre moved by these shares of its radius in x and y, radius
+#: scaled by 1 plus these) among which its rim is the one with the most contrast all round.  A
+#: tournament board's black checker has a metal ring and a shadow round its rim, and the finder
+#: may take a circle a few pixels larger and off centre, on whose inner quarter little shows.
+_NUDGE = np.array([(dx, dy, dr) for dx in (-0.08, 0.0, 0.08) for dy in (-0.08, 0.0, 0.08)
+                   for dr in (-0.12, -0.06, 0.0)])
 #: An image's x and y gradients.
 Gradients = tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]
 
@@ -97,25 +103,44 @@ def _gradients(image: Image) -> Gradients:
     return gx, gy
 
 
-def _inner_edge(gradients: Gradients, x: float, y: float, radius: float, tip: float) -> float:
-    """How much of the contrast across a disc's edge (x, y, radius in the image's pixels) its inner
-    quarter, facing angle ``tip``, shows: the median across it over the median all round."""
+def _across(gradients: Gradients, circles: FloatArray, tip: float) -> FloatArray:
+    """The contrast across the edge of each circle (n, 3: x, y, radius in the image's pixels) at
+    every one of `_ANGLES` turned by ``tip``: (n, 48)."""
     gx, gy = gradients
     height, width = gx.shape
     angles = _ANGLES + tip
-    across = np.zeros(len(angles))
+    cos, sin = np.cos(angles), np.sin(angles)
+    x, y, radius = (circles[:, k, None] for k in range(3))
+    across = np.zeros((len(circles), len(angles)))
     for off in (-1.5, -0.5, 0.5, 1.5):  # the edge is found within a pixel or two of the circle
-        ix = np.clip(np.round(x + (radius + off) * np.cos(angles)).astype(np.int64), 0, width - 1)
-        iy = np.clip(np.round(y + (radius + off) * np.sin(angles)).astype(np.int64), 0, height - 1)
-        across = np.maximum(across, np.abs(gx[iy, ix] * np.cos(angles) + gy[iy, ix] * np.sin(angles)))
-    return float(np.median(across[_INNER]) / max(float(np.median(across)), 1e-6))
+        ix = np.clip(np.round(x + (radius + off) * cos).astype(np.int64), 0, width - 1)
+        iy = np.clip(np.round(y + (radius + off) * sin).astype(np.int64), 0, height - 1)
+        across = np.maximum(across, np.abs(gx[iy, ix] * cos + gy[iy, ix] * sin))
+    return across
 
 
-def discs_per_point(view: Image, points: Iterable[int] = range(1, 25), *, base_edge: float = 0.0) -> Rows:
+def _inner_edge(gradients: Gradients, x: float, y: float, radius: float, tip: float,
+                fit: bool = False) -> float:
+    """How much of the contrast across a disc's edge (x, y, radius in the image's pixels) its inner
+    quarter, facing angle ``tip``, shows: the median across it over the median all round.  With
+    ``fit``, of the circle near it (`_NUDGE`) with the most contrast all round."""
+    circles = np.array([[x, y, radius]])
+    if fit:
+        circles = np.array([x, y, radius]) + _NUDGE * radius
+        circles[:, 2] = radius * (1 + _NUDGE[:, 2])
+    across = _across(gradients, circles, tip)
+    whole = np.median(across, axis=1)
+    best = int(np.argmax(whole))
+    return float(np.median(across[best, _INNER]) / max(float(whole[best]), 1e-6))
+
+
+def discs_per_point(view: Image, points: Iterable[int] = range(1, 25), *, base_edge: float = 0.0,
+                    fit: bool = False) -> Rows:
     """How many checker-sized discs stand in a row from the edge of each of ``points`` in the
     canonical ``view``.  A first disc whose inner side shows less than ``base_edge`` of its edge's
     contrast is no checker: it ends the row and marks the point bare (with `BASE_EDGE`, it is
-    the triangle's own base; corners mode also asks for a rim shown plainly).
+    the triangle's own base; corners mode also asks for a rim shown plainly, and then with
+    ``fit`` measures it on the circle near the disc that fits its rim best).
 
     Only corners mode looks for bases: a calibrated read learnt every bare base from the start
     frame, and there the test cost two white checkers on white triangles, washed out under a
@@ -153,7 +178,7 @@ def discs_per_point(view: Image, points: Iterable[int] = range(1, 25), *, base_e
             # Only the first disc can be the triangle's base; further out a checker's inner side
             # may face one of its own colour.
             if (base_edge and not counts[point - 1]
-                    and _inner_edge(_gradients(strip), disc_x, disc_y, disc_radius, tip) < base_edge):
+                    and _inner_edge(_gradients(strip), disc_x, disc_y, disc_radius, tip, fit) < base_edge):
                 bare[point - 1] = True
                 break
             counts[point - 1] += 1

@@ -9,8 +9,8 @@ import cv2
 import numpy as np
 
 from vision import synthetic
-from vision.corners import read_corners
-from vision.discs import BASE_EDGE, Rows, discs_per_point, recount
+from vision.corners import PLAIN_EDGE, read_corners
+from vision.discs import BASE_EDGE, Rows, _gradients, _inner_edge, discs_per_point, recount
 from vision.templates import BLACK, EMPTY, WHITE
 from vision.view import GEOMETRY, PLACES, SCALE, SLOTS, canonical, place_index, to_view, view_size
 
@@ -96,6 +96,34 @@ def test_a_triangle_base_as_round_as_a_checker_is_no_checker() -> None:
     unchecked = discs_per_point(view)
     assert list(unchecked.checkers[[3 - 1, 5 - 1, 16 - 1, 18 - 1]]) == [1, 1, 1, 1]
     assert not unchecked.bare.any()
+
+
+def test_a_rim_is_measured_on_the_circle_that_fits_it() -> None:
+    """The circle finder may give a black checker with a metal ring on a black triangle as a
+    circle a little larger than its rim and off towards the tip, where its inner quarter then
+    lies on the black triangle and shows little; the circle near it that fits the rim shows it.
+    A triangle's rounded base shows no inner edge on any circle near it."""
+    radius = GEOMETRY.checker / 2 * SCALE
+    cream, black = (200, 220, 230), (25, 25, 25)
+    x, y = 150, 100
+    tip = np.pi / 2  # the triangle points down the image
+
+    def board(checker: bool) -> np.ndarray:
+        image = np.full((300, 300, 3), cream, np.uint8)
+        sides = np.array([(x - radius, y - radius), (x + radius, y - radius), (x, 290)], np.int32)
+        cv2.fillPoly(image, [sides], black, cv2.LINE_AA)
+        cv2.circle(image, (x, y), round(radius), (150, 150, 150) if checker else black, -1, cv2.LINE_AA)
+        if checker:
+            cv2.circle(image, (x, y), round(radius * 0.85), (30, 30, 30), -1, cv2.LINE_AA)
+        return image
+
+    rim = _gradients(board(checker=True))
+    off, larger = y + 0.08 * radius, 1.12 * radius
+    assert _inner_edge(rim, x, off, larger, tip) < PLAIN_EDGE
+    assert _inner_edge(rim, x, off, larger, tip, fit=True) > PLAIN_EDGE
+    base = _gradients(board(checker=False))
+    assert _inner_edge(base, x, y, radius, tip, fit=True) < BASE_EDGE
+    assert _inner_edge(base, x, off, larger, tip, fit=True) < BASE_EDGE
 
 
 def _rows(counts: np.ndarray, bare: tuple[int, ...] = ()) -> Rows:
