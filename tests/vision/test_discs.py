@@ -159,6 +159,30 @@ def test_an_unsure_point_is_given_as_many_checkers_as_discs_in_its_colour() -> N
     assert (kinds == _kinds({3: [WHITE], 8: [BLACK, BLACK], 20: [BLACK, BLACK, WHITE]})).all()  # not changed
 
 
+def test_a_calibrated_read_adds_no_disc_on_a_place_surely_empty() -> None:
+    """With a calibration the places are where the checkers stand.  A white checker on a pale
+    triangle under a lamp was read unsure, and the finder took the triangle's edges and the
+    glare beyond it for a second disc, on a place read empty for certain."""
+    kinds = _kinds({5: [WHITE], 9: [BLACK]})
+    certainty = np.ones(len(PLACES))
+    certainty[[place_index(5, 0), place_index(9, 0)]] = 0.6
+    probabilities = np.zeros((len(PLACES), 3))
+    probabilities[:, EMPTY] = 1.0
+    probabilities[place_index(9, 1), [EMPTY, BLACK]] = 0.7, 0.3  # a glint: doubtful, not surely empty
+    discs = np.zeros(24, np.int64)
+    discs[[5 - 1, 9 - 1]] = 2, 3
+    capped = recount(kinds, certainty, probabilities, lambda points: _rows(discs), 0.9, sure_empty=0.99)
+    assert list(capped[[place_index(5, s) for s in range(SLOTS)]]) == [WHITE] + [EMPTY] * 4
+    assert list(capped[[place_index(9, s) for s in range(SLOTS)]]) == [BLACK] * 2 + [EMPTY] * 3
+    uncapped = recount(kinds, certainty, probabilities, lambda points: _rows(discs), 0.9)
+    assert list(uncapped[[place_index(5, s) for s in range(SLOTS)]]) == [WHITE] * 2 + [EMPTY] * 3
+    # Fewer discs than checkers read still count down.
+    kinds[place_index(5, 1)] = WHITE
+    discs[5 - 1] = 1
+    fewer = recount(kinds, certainty, probabilities, lambda points: _rows(discs), 0.9, sure_empty=0.99)
+    assert list(fewer[[place_index(5, s) for s in range(SLOTS)]]) == [WHITE] + [EMPTY] * 4
+
+
 def test_discs_are_only_looked_for_when_an_unsure_point_holds_checkers() -> None:
     kinds = _kinds({5: [WHITE, WHITE]})
     certainty = np.ones(len(PLACES))
