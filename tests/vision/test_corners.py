@@ -152,3 +152,26 @@ def test_an_unsure_point_takes_the_colour_of_the_group_its_faces_are_nearer() ->
     # With one colour on the points there are no two groups to choose between.
     only_white = np.where(kinds == EMPTY, EMPTY, WHITE)
     assert (colour_unsure_points(only_white, certainty * 0.5, described) == only_white).all()
+
+
+def test_a_checkers_hue_counts_as_much_as_its_brightness() -> None:
+    """Red and charcoal checkers: a grey marble point under a lamp is as bright as the red ones,
+    read unsure as red, and goes with the charcoal ones by its hue."""
+    features = GRID * GRID * 3
+    described = np.zeros((len(PLACES), features), np.float32)
+    kinds = np.full(len(PLACES), EMPTY)
+    certainty = np.ones(len(PLACES))
+
+    def put(point: int, checkers: int, colour: int, bgr: tuple[float, ...], sure: float = 1.0) -> None:
+        places = [place_index(point, slot) for slot in range(checkers)]
+        kinds[places], certainty[places] = colour, sure
+        described[places] = np.tile(np.log(bgr), GRID * GRID)
+
+    put(1, 5, WHITE, (0.2, 0.25, 0.75))  # red, the lighter colour
+    put(12, 3, WHITE, (0.2, 0.25, 0.75))
+    put(6, 5, BLACK, (0.15, 0.15, 0.15))  # charcoal
+    put(19, 2, BLACK, (0.15, 0.15, 0.15))
+    put(18, 2, WHITE, (0.42, 0.42, 0.42), sure=0.7)
+    colours = colour_unsure_points(kinds, certainty, described)
+    assert list(colours[[place_index(18, slot) for slot in range(SLOTS)]]) == [BLACK] * 2 + [EMPTY] * 3
+    assert (colours[[place_index(1, slot) for slot in range(SLOTS)]] == WHITE).all()
