@@ -292,18 +292,18 @@ def colour_unsure_points(kinds: np.ndarray, certainty: np.ndarray, described: np
 
     The points holding checkers are split in two by 2-means over their faces' colour (in
     ``described``, relative to the light; as reflectance, not log, and its hue), weighted by
-    their checkers and started from the colours read; the lighter group is white.  The places' looks of a
-    board with no calibration are drawn from medians of the places first taken for checkers, so
-    one odd colour (gold beside pearl, red beside grey-black, a hand taken for a light checker)
-    pulls a look off, and the model then reads a whole point in the wrong colour.  A point is one
-    colour, and its faces averaged over its checkers sit plainly with one group: on the real
-    photos this took 193 to 202 of 240 points.  Points read surely keep their colour: white
-    checkers in a shadow band, which the light of their column does not divide out, are nearer
-    the black group, and so are black ones under a glare spot (with every point recoloured, 5
-    of the 720 synthetic frames of the benchmark's, tuning and fresh seeds were lost; with the
-    sure ones kept, one, fresh seed 3,200,003's frame 1, a white checker read 0.93 sure, and a
-    tuning frame was gained).  Split in log colour instead, the real photos gained 4 points, not
-    9, and a tuning frame was lost to a glare spot."""
+    their checkers and started from the colours read; the lighter group is white.  The places'
+    looks of a board with no calibration are drawn from medians of the places first taken for
+    checkers, so one odd colour (gold beside pearl, red beside grey-black, a hand taken for a
+    light checker) pulls a look off, and the model then reads a whole point in the wrong colour.
+    A point is one colour, and its faces averaged over its checkers sit plainly with one group:
+    on the real photos this took 193 to 202 of 240 points (on reflectance alone).  Points read
+    surely keep their colour: white checkers in a shadow band, which the light of their column
+    does not divide out, are nearer the black group, and so are black ones under a glare spot
+    (with every point recoloured, 5 of the 720 synthetic frames of the benchmark's, tuning and
+    fresh seeds were lost; with the sure ones kept, one, fresh seed 3,200,003's frame 1, a white
+    checker read 0.93 sure, and a tuning frame was gained).  Split in log colour instead, the
+    real photos gained 4 points, not 9, and a tuning frame was lost to a glare spot."""
     faces = _faces(described)
     points, means, weights, read = [], [], [], []
     for point in range(1, 25):

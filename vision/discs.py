@@ -229,11 +229,11 @@ def recount(kinds: np.ndarray, certainty: np.ndarray, probabilities: np.ndarray,
     for point, (places, colour) in recounted.items():
         many = min(int(found.checkers[point - 1]), SLOTS)
         if sure_empty is not None:
-            read = int((kinds[places] != EMPTY).sum())
-            may_hold = read
+            # As many as were read, and one more for each next place not surely empty.
+            may_hold = int((kinds[places] != EMPTY).sum())
             while may_hold < many and probabilities[places[may_hold], EMPTY] < sure_empty:
                 may_hold += 1
-            many = min(many, max(read, may_hold))
+            many = min(many, may_hold)
         if many or found.bare[point - 1]:
             kinds[places] = EMPTY
             kinds[places[:many]] = colour
