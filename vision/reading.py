@@ -25,7 +25,7 @@ from vision.discs import discs_per_point, recount
 from vision.geometry import FloatArray
 from vision.slot_model import SlotModel
 from vision.static import changed_area
-from vision.templates import BLACK, COVERED, EMPTY, WHITE
+from vision.templates import BLACK, COVERED, EMPTY, GROUPS, WHITE
 from vision.view import (
     BAR_SLOTS,
     BAR_START,
@@ -78,6 +78,10 @@ class ReadConfig:
     #: The discs add no checker on a place read empty at least this surely (`vision.discs.recount`):
     #: on seeds 3,300,000 on it took the exact frames from 234 to 236 of 240.
     sure_empty: float = 0.99
+    #: A lone unsure checker whose place is nearer its group's bare places than this share of its
+    #: distance from the checker's look (and than its own empty look) is a glint the start frame
+    #: left in that look (`glinted_looks`).
+    glinted_look: float = 0.35
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,10 +183,47 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
     # a die leaning on it a checker is half hidden, so its point is unsure (the referee allows it
     # one off; the roll is thrown again anyway).
     kinds, certainty = in_rows(probabilities, config.out_of_row)
+    kinds = glinted_looks(kinds, certainty, described, calibration.templates.looks, config, beside)
     # `beside` holds every place under a flat die too: its reach is the wider.
     kinds = recount(kinds, certainty, probabilities, partial(discs_per_point, view), config.recount_below,
                     dice_at=beside, sure_empty=config.sure_empty)
     return timed(count(kinds, certainty), started)
+
+
+#: Every place's group of `vision.templates.GROUPS`, numbered.
+_GROUP_OF = np.array([list(dict.fromkeys(GROUPS)).index(group) for group in GROUPS])
+
+
+def glinted_looks(kinds: np.ndarray, certainty: np.ndarray, described: np.ndarray, looks: np.ndarray,
+                  config: ReadConfig, dice_at: Sequence[int] = ()) -> np.ndarray:
+    """``kinds`` (128,) with each unsure point read as one checker emptied when its place looks
+    like its group's bare places (`vision.templates.GROUPS`, the median of their empty
+    ``looks``): nearer them than its own learned empty look, and nearer them than
+    `ReadConfig.glinted_look` times its distance from the checker's learned look (mean absolute
+    differences of the descriptors ``described``).  The start frame then left a glint in the
+    place's empty look, and the bare place reads as a checker.  `recount` gives the point its
+    discs, if it has any.
+
+    A lamp's glint on point 7's edge place in a start frame made 3 of 10 frames of fresh seed
+    3,200,001 and 4 of 10 of seed 3,400,020 read a black checker there: those places were 0.09
+    to 0.25 (and once 0.53) of their distance from the black look from their group's bare places.
+    Lone black checkers whose rim the circle finder missed were 0.54 and 0.87 of it (seeds
+    3,400,011 and 2,000,014)."""
+    kinds = kinds.copy()
+    left = {place // SLOTS for place in dice_at if place < BAR_START}
+    for point in range(24):
+        places = np.arange(point * SLOTS, (point + 1) * SLOTS)
+        held = places[kinds[places] != EMPTY]
+        if point in left or len(held) != 1 or certainty[places].min() >= config.recount_below:
+            continue
+        place = int(held[0])
+        peers = np.flatnonzero(_GROUP_OF[place] == _GROUP_OF)
+        bare = np.abs(described[place] - np.median(looks[EMPTY, peers[peers != place]], axis=0)).mean()
+        own = np.abs(described[place] - looks[EMPTY, place]).mean()
+        checker = np.abs(described[place] - looks[kinds[place], place]).mean()
+        if bare < own and bare < config.glinted_look * checker:
+            kinds[place] = EMPTY
+    return kinds
 
 
 #: Every way a point's five places can be filled: (243, SLOTS) kinds, slot 0 at the point's edge.

@@ -11,7 +11,9 @@ import pytest
 from engine.position import Position
 from tests.vision.conftest import Setup
 from vision import synthetic
-from vision.reading import read
+from vision.reading import ReadConfig, glinted_looks, read
+from vision.templates import BLACK, EMPTY
+from vision.view import PLACES, place_index
 
 SCENES = [
     Position.from_text("W 1:2 12:5 17:3 19:5 | B 24:2 13:5 8:3 6:5"),
@@ -194,3 +196,29 @@ def test_covered_places_away_from_the_rim_are_a_glint_until_there_are_four(
               for name, places in (("glint", inside), ("reaching in", [place_index(7, 0), place_index(7, 1)]),
                                    ("four inside", [*inside, place_index(20, 3)]))}
     assert status == {"glint": "ok", "reaching in": "occluded", "four inside": "occluded"}
+
+
+def test_a_lone_unsure_checker_on_a_glinted_empty_look_is_read_empty() -> None:
+    """A lamp's glint on a bare place of the start frame is learnt as that place's empty look;
+    later, bare, the place reads as a checker.  When it looks like its group's bare places, far
+    more than like the checker and more than like its own learnt look, it is read empty (the
+    discs may still count it).  A lone checker that looks like the checker keeps its reading,
+    and so does a sure one."""
+    features = 12
+    looks = np.zeros((3, len(PLACES), features), np.float32)
+    looks[BLACK] = -1.0
+    looks[EMPTY, place_index(7, 0)] = 0.4  # the glint, learnt
+    described = np.zeros((len(PLACES), features), np.float32)  # bare everywhere
+    described[place_index(9, 0)] = -0.9  # a black checker on point 9
+    described[place_index(20, 0)] = 0.4  # a glint now on point 20 (read as a checker, surely)
+    kinds = np.full(len(PLACES), EMPTY)
+    kinds[[place_index(7, 0), place_index(9, 0), place_index(20, 0)]] = BLACK
+    certainty = np.ones(len(PLACES))
+    certainty[[place_index(7, 0), place_index(9, 0)]] = 0.6
+    read_now = glinted_looks(kinds, certainty, described, looks, ReadConfig())
+    assert read_now[place_index(7, 0)] == EMPTY
+    assert read_now[place_index(9, 0)] == BLACK and read_now[place_index(20, 0)] == BLACK
+    # Beside a die the point keeps its reading.
+    beside_die = glinted_looks(kinds, certainty, described, looks, ReadConfig(), [place_index(7, 1)])
+    assert beside_die[place_index(7, 0)] == BLACK
+    assert kinds[place_index(7, 0)] == BLACK  # not changed in place
