@@ -322,12 +322,12 @@ def colour_unsure_points(kinds: np.ndarray, certainty: np.ndarray, described: np
     # With its two colour differences (BGR: red less green, blue less green) a hue weighs as much
     # as a brightness: a grey marble checker under a lamp is as bright as a red one but nowhere
     # near its hue (real photos 207 to 210 points; no synthetic frame read otherwise).
-    looks = np.column_stack([reflectance, reflectance[:, 2] - reflectance[:, 1],
-                             reflectance[:, 0] - reflectance[:, 1]])
+    features = np.column_stack([reflectance, reflectance[:, 2] - reflectance[:, 1],
+                                reflectance[:, 0] - reflectance[:, 1]])
     for _ in range(10):
-        white = np.average(looks[lighter], axis=0, weights=weight[lighter])
-        black = np.average(looks[~lighter], axis=0, weights=weight[~lighter])
-        nearer = np.linalg.norm(looks - white, axis=1) < np.linalg.norm(looks - black, axis=1)
+        white = np.average(features[lighter], axis=0, weights=weight[lighter])
+        black = np.average(features[~lighter], axis=0, weights=weight[~lighter])
+        nearer = np.linalg.norm(features - white, axis=1) < np.linalg.norm(features - black, axis=1)
         if nearer.all() or not nearer.any() or (nearer == lighter).all():
             break
         lighter = nearer
