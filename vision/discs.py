@@ -126,8 +126,7 @@ def _inner_edge(gradients: Gradients, x: float, y: float, radius: float, tip: fl
     ``fit``, of the circle near it (`_NUDGE`) with the most contrast all round."""
     circles = np.array([[x, y, radius]])
     if fit:
-        circles = np.array([x, y, radius]) + _NUDGE * radius
-        circles[:, 2] = radius * (1 + _NUDGE[:, 2])
+        circles = circles + _NUDGE * radius  # the radius scaled by 1 plus its nudge, too
     across = _across(gradients, circles, tip)
     whole = np.median(across, axis=1)
     best = int(np.argmax(whole))

@@ -191,10 +191,6 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
     return timed(count(kinds, certainty), started)
 
 
-#: Every place's group of `vision.templates.GROUPS`, numbered.
-_GROUP_OF = np.array([list(dict.fromkeys(GROUPS)).index(group) for group in GROUPS])
-
-
 def glinted_looks(kinds: np.ndarray, certainty: np.ndarray, described: np.ndarray, looks: np.ndarray,
                   config: ReadConfig, dice_at: Sequence[int] = ()) -> np.ndarray:
     """``kinds`` (128,) with each unsure point read as one checker emptied when its place looks
@@ -218,8 +214,8 @@ def glinted_looks(kinds: np.ndarray, certainty: np.ndarray, described: np.ndarra
         if point in left or len(held) != 1 or certainty[places].min() >= config.recount_below:
             continue
         place = int(held[0])
-        peers = np.flatnonzero(_GROUP_OF[place] == _GROUP_OF)
-        bare = np.abs(described[place] - np.median(looks[EMPTY, peers[peers != place]], axis=0)).mean()
+        peers = [other for other, group in enumerate(GROUPS) if group == GROUPS[place] and other != place]
+        bare = np.abs(described[place] - np.median(looks[EMPTY, peers], axis=0)).mean()
         own = np.abs(described[place] - looks[EMPTY, place]).mean()
         checker = np.abs(described[place] - looks[kinds[place], place]).mean()
         if bare < own and bare < config.glinted_look * checker:
