@@ -66,3 +66,29 @@ def test_the_start_fives_are_among_the_likeliest_rows(seed: int) -> None:
         nearest = frozenset(int(np.argmin(np.linalg.norm(circles[:, :2] - spot, axis=1))) for spot in seen)
         assert nearest in likeliest, f"the five on point {point} ranked below {outline.MOST_FIVES}"
 
+
+
+def test_small_round_shapes_outnumbering_the_checkers_do_not_hide_the_board() -> None:
+    """The first pass's circles give the checkers' size by their median, unless small round
+    shapes outnumber the checkers (a noisy JPEG, inner rings, a polka-dot tablecloth): the search
+    then tries larger radii too."""
+    frame, truth = _start_frame(36)
+    side = float(np.linalg.norm(truth.corners[1] - truth.corners[0]))
+    checker = outline.GEOMETRY.checker / 2 * side / outline.GEOMETRY.size[0]
+    outside = np.ones(frame.shape[:2], np.uint8)
+    middle = truth.corners.mean(axis=0)
+    cv2.fillPoly(outside, [((truth.corners - middle) * 1.3 + middle).astype(np.int32)], 0)
+    # Dots too far apart to touch, and jittered, so that they form no rows of their own.
+    dot = round(checker * 0.65)
+    rng = np.random.default_rng(1)
+    for y in range(dot + 2, frame.shape[0] - dot, 4 * dot):
+        for x in range(dot + 2, frame.shape[1] - dot, 4 * dot):
+            x, y = (int(v + rng.integers(-dot // 2, dot // 2 + 1)) for v in (x, y))
+            if outside[min(y, frame.shape[0] - 1), min(x, frame.shape[1] - 1)]:
+                cv2.circle(frame, (x, y), dot, (235, 235, 235), -1, cv2.LINE_AA)
+    short = min(frame.shape[:2])
+    first = find_discs(frame, 0.012 * short, 0.05 * short)
+    assert np.median(first[:, 2]) < 0.8 * checker, "the dots should outnumber the checkers"
+    calibration = calibrate(frame, outline.find_corners(frame))
+    error = np.abs(calibration.corners - truth.corners).max()
+    assert error < 12, f"corners off by {error:.1f} px"
