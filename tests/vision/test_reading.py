@@ -222,3 +222,29 @@ def test_a_lone_unsure_checker_on_a_glinted_empty_look_is_read_empty() -> None:
     beside_die = glinted_looks(kinds, certainty, described, looks, ReadConfig(), [place_index(7, 1)])
     assert beside_die[place_index(7, 0)] == BLACK
     assert kinds[place_index(7, 0)] == BLACK  # not changed in place
+
+
+def test_a_covered_place_that_looks_like_its_groups_bare_places_is_a_glint_not_a_hand(
+        setup_factory: Callable[..., Setup]) -> None:
+    """A lamp's glint on a bare place of the start frame is learnt as that place's empty look;
+    later the bare place matches neither that look nor a checker, and the model finds it
+    covered.  Beside one covered place at the rim that made a clear frame `occluded`.  A covered
+    place that looks like its group's bare places, far more than like its own look, is bare; a
+    place that looks like neither (a hand's) still counts."""
+    import dataclasses
+
+    from vision.templates import Templates
+    from vision.view import place_index
+
+    setup = setup_factory(31)
+    glinted, rim = place_index(7, 2), place_index(9, 0)
+    looks = setup.calibration.templates.looks.copy()
+    looks[EMPTY, glinted] += 1.5  # the glint, learnt: every cell far brighter
+    with_glint = dataclasses.replace(setup.calibration, templates=Templates(looks))
+    frame, _ = setup.frame(Position.from_text("W 1:2 12:5 17:3 19:5 | B 24:2 13:5 8:3 6:5"))
+    covering = _Covering([glinted, rim])
+    assert read(frame, with_glint, model=covering).status == "ok"  # type: ignore[arg-type]
+    # With its own look learnt right, the same place is as unlike its look as its group's: a hand.
+    assert read(frame, setup.calibration, model=covering).status == "occluded"  # type: ignore[arg-type]
+    without_rule = ReadConfig(glinted_cover=0)
+    assert read(frame, with_glint, model=covering, config=without_rule).status == "occluded"  # type: ignore[arg-type]
