@@ -67,7 +67,6 @@ def test_the_start_fives_are_among_the_likeliest_rows(seed: int) -> None:
         assert nearest in likeliest, f"the five on point {point} ranked below {outline.MOST_FIVES}"
 
 
-
 def test_small_round_shapes_outnumbering_the_checkers_do_not_hide_the_board() -> None:
     """The first pass's circles give the checkers' size by their median, unless small round
     shapes outnumber the checkers (a noisy JPEG, inner rings, a polka-dot tablecloth): the search
