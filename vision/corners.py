@@ -31,6 +31,7 @@ from vision.templates import BLACK, EMPTY, WHITE, Templates
 from vision.view import (
     BANDS,
     BAR_SLOTS,
+    BAR_START,
     COLUMN_EDGES,
     COLUMN_X,
     DISC,
@@ -245,7 +246,7 @@ def read_corners(frame: Image, corners: FloatArray, model: SlotModel | None = No
     looks = templates(small, middle, described, under)
     probabilities = model.probabilities(looks.inputs(described))
     probabilities[under] = np.eye(probabilities.shape[1])[EMPTY]
-    kinds, certainty = in_rows(probabilities)
+    kinds, certainty = mixed_unsure(*in_rows(probabilities))
     # Unlike `read`, every point may be recounted, dice or not: a photo is read alone, with no next
     # frame to agree with, and leaving the points of the dice found on the real photos, some of
     # them false, cost 4 of their 175 points right.  With no frame of the empty board the
@@ -256,7 +257,42 @@ def read_corners(frame: Image, corners: FloatArray, model: SlotModel | None = No
     rims = partial(discs_per_point, view, base_edge=PLAIN_EDGE, fit=True)
     kinds, certainty = plain_rows(kinds, certainty, rims, looks, described)
     kinds = colour_unsure_points(kinds, certainty, described)
-    return timed(count(without_hinges(kinds), certainty), started)
+    return timed(count(without_hinges(kinds), certainty, past_fifth(kinds, rims)), started)
+
+
+def mixed_unsure(kinds: np.ndarray, certainty: np.ndarray,
+                 unsure: float = 0.5) -> tuple[np.ndarray, np.ndarray]:
+    """``kinds`` and ``certainty`` (128,) with the places of every point read in two colours
+    made no surer than ``unsure``, so that the discs recount it and the colour groups colour it.
+
+    A point holds one colour.  A calibrated read may see two on a point while a checker is put
+    down, and the stabiliser waits for that to end; a photo is read alone.  On a real photo the
+    slot model read the fourth and fifth black checkers of a row of six (a tournament board whose
+    checkers are smaller than the canonical slots) as white, sure to 0.997: the places' faces
+    were nearer the black look, but lighter than the black checkers' median under the lamp."""
+    points = kinds[:BAR_START].reshape(24, SLOTS)
+    mixed = (points == WHITE).any(axis=1) & (points == BLACK).any(axis=1)
+    certainty = certainty.copy()
+    for point in np.flatnonzero(mixed) + 1:
+        places = [place_index(int(point), slot) for slot in range(SLOTS)]
+        certainty[places] = np.minimum(certainty[places], unsure)
+    return kinds, certainty
+
+
+def past_fifth(kinds: np.ndarray, discs: Callable[[list[int]], Rows]) -> np.ndarray:
+    """How many checkers (24,) stand in a row beyond the fifth place of each point whose five
+    places hold one colour, as ``discs`` finds them.
+
+    A board's checkers may be smaller than a fifth of its triangle, and then a sixth in a row
+    still lies on the triangle (a tournament board's row of six black checkers of the real
+    photos).  On the canonical board a sixth lies beyond the triangle's tip, where the discs are
+    not counted, and a second layer hides under the first: both are reported as five, stacked."""
+    points = kinds[:BAR_START].reshape(24, SLOTS)
+    full = [int(point) + 1 for point in np.flatnonzero(((points == WHITE).all(axis=1))
+                                                       | (points == BLACK).all(axis=1))]
+    if not full:
+        return np.zeros(24, np.int64)
+    return np.asarray(np.maximum(discs(full).checkers - SLOTS, 0) * np.isin(np.arange(1, 25), full))
 
 
 def plain_rows(kinds: np.ndarray, certainty: np.ndarray, discs: Callable[[list[int]], Rows],

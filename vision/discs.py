@@ -30,6 +30,10 @@ SMALLEST, LARGEST = 0.75, 1.25
 HINT = 0.05
 #: A row's first disc lies this many radii from the edge at most, and each next one this many from the last.
 FIRST, NEXT = 1.8, 2.5
+#: A disc nearer the last of its row than this many radii is no next checker: checkers lying
+#: flat do not overlap, and the finder takes the hollow between two touching rims for a circle
+#: now and then (half a checker beyond the last one of a synthetic row of five).
+APART = 1.4
 #: A disc whose inner side (the quarter of its edge facing the triangle's tip) shows less than this
 #: share of its whole edge's contrast (medians) is the triangle's own base, no checker: on some
 #: real boards a triangle's sides and the playing area's rim make most of a circle there, but the
@@ -174,6 +178,8 @@ def discs_per_point(view: Image, points: Iterable[int] = range(1, 25), *, base_e
             disc_x, disc_y, disc_radius = discs[index]
             if depth[index] - edge > reach * disc_radius / SCALE:
                 break
+            if counts[point - 1] and depth[index] - edge < APART * disc_radius / SCALE:
+                continue
             # Only the first disc can be the triangle's base; further out a checker's inner side
             # may face one of its own colour.
             if (base_edge and not counts[point - 1]

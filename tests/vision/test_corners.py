@@ -8,8 +8,16 @@ import random
 import numpy as np
 
 from vision import synthetic
-from vision.corners import colour_unsure_points, plain_rows, read_corners, without_hinges
+from vision.corners import (
+    colour_unsure_points,
+    mixed_unsure,
+    past_fifth,
+    plain_rows,
+    read_corners,
+    without_hinges,
+)
 from vision.discs import Rows
+from vision.reading import count
 from vision.templates import BLACK, EMPTY, WHITE, Templates
 from vision.view import BAR_SLOTS, GRID, PLACES, SLOTS, bar_index, place_index
 
@@ -175,3 +183,52 @@ def test_a_checkers_hue_counts_as_much_as_its_brightness() -> None:
     colours = colour_unsure_points(kinds, certainty, described)
     assert list(colours[[place_index(18, slot) for slot in range(SLOTS)]]) == [BLACK] * 2 + [EMPTY] * 3
     assert (colours[[place_index(1, slot) for slot in range(SLOTS)]] == WHITE).all()
+
+
+def test_a_point_read_in_two_colours_is_left_unsure() -> None:
+    """A point holds one colour.  The corners model read the fourth and fifth checkers of a
+    tournament board's black row of six as white, sure to 0.997; such a point is made unsure,
+    so that its discs recount it and the colour groups colour it."""
+    kinds = np.full(len(PLACES), EMPTY)
+    kinds[[place_index(9, slot) for slot in range(SLOTS)]] = [BLACK, BLACK, BLACK, WHITE, WHITE]
+    kinds[[place_index(8, slot) for slot in range(3)]] = WHITE
+    certainty = np.full(len(PLACES), 0.997)
+    kinds_now, certainty_now = mixed_unsure(kinds, certainty)
+    assert (kinds_now == kinds).all()
+    assert (certainty_now[[place_index(9, slot) for slot in range(SLOTS)]] == 0.5).all()
+    assert (np.delete(certainty_now, [place_index(9, slot) for slot in range(SLOTS)]) == 0.997).all()
+    assert (certainty == 0.997).all()  # not changed in place
+
+
+def test_a_row_longer_than_five_is_counted_to_its_end() -> None:
+    """On a board whose checkers are smaller than a fifth of its triangle a sixth in a row still
+    lies on the triangle, where the discs find it: it is counted, and with all fifteen of a
+    colour in view nothing is stacked.  Only full points are asked about; a row of five whose
+    discs go no further, or a second layer hidden under the first, stays five and stacked."""
+    kinds = np.full(len(PLACES), EMPTY)
+    kinds[[place_index(9, slot) for slot in range(SLOTS)]] = BLACK
+    kinds[[place_index(6, slot) for slot in range(SLOTS)]] = WHITE
+    kinds[[place_index(13, slot) for slot in range(SLOTS)]] = BLACK
+    kinds[[place_index(17, slot) for slot in range(4)]] = BLACK
+    kinds[[place_index(1, slot) for slot in range(3)]] = WHITE
+    rows = np.zeros(24, np.int64)
+    rows[[9 - 1, 6 - 1, 13 - 1, 17 - 1]] = 6, 5, 5, 7
+    asked: list[list[int]] = []
+
+    def discs(points: list[int]) -> Rows:
+        asked.append(points)
+        return Rows(rows, np.zeros(24, np.bool_))
+
+    beyond = past_fifth(kinds, discs)
+    assert asked == [[6, 9, 13]]
+    assert list(np.flatnonzero(beyond) + 1) == [9] and beyond[9 - 1] == 1
+    reading = count(kinds, np.ones(len(PLACES)), beyond)
+    assert (reading.points[9 - 1], reading.points[6 - 1], reading.points[13 - 1]) == (-6, 5, -5)
+    assert reading.stacked == (6,)  # 8 white in view: a full white point may hide more
+    kinds[[place_index(1, slot) for slot in range(3, SLOTS)]] = WHITE
+    kinds[[place_index(2, slot) for slot in range(SLOTS)]] = WHITE
+    kinds[[place_index(17, slot) for slot in range(4)]] = EMPTY
+    kinds[[place_index(20, slot) for slot in range(4)]] = BLACK
+    whole = count(kinds, np.ones(len(PLACES)), past_fifth(kinds, discs))
+    assert whole.points.count(5) == 3 and whole.points[9 - 1] == -6
+    assert whole.stacked == () and whole.off == (0, 0)

@@ -60,6 +60,28 @@ def test_only_a_row_of_discs_from_the_point_edge_counts() -> None:
     assert found.sum() == 8
 
 
+def test_a_circle_overlapping_the_last_of_a_row_is_no_next_checker() -> None:
+    """Checkers lying flat do not overlap: a circle the finder sees half a checker beyond the
+    last of a row (the hollow between two rims, on a synthetic row of five) is not counted, and
+    the row goes on past it."""
+    width, height = view_size()
+    radius = GEOMETRY.checker / 2
+
+    def row(extra: bool) -> np.ndarray:
+        view = np.full((height, width, 3), 200, np.uint8)
+        x = GEOMETRY.column_x(GEOMETRY.column(6))
+        for slot in range(3):
+            centre = tuple(round(v) for v in to_view(x, GEOMETRY.height - radius - slot * GEOMETRY.checker))
+            cv2.circle(view, centre, round(radius * SCALE * 0.95), (40, 30, 30), -1)
+        if extra:
+            ring = to_view(x + radius * 0.3, GEOMETRY.height - 2 * radius)
+            cv2.circle(view, tuple(round(v) for v in ring), round(radius * SCALE * 0.9), (120, 120, 120), 3)
+        return view
+
+    plain, ringed = discs_per_point(row(False), [6]).checkers[5], discs_per_point(row(True), [6]).checkers[5]
+    assert (plain, ringed) == (3, 3)
+
+
 def test_a_triangle_base_as_round_as_a_checker_is_no_checker() -> None:
     """On some real boards a triangle's base is as wide as a checker and rounded: its sides and
     the rim make most of a circle, which the circle finder takes for a checker.  Its inner side
