@@ -4,7 +4,9 @@
 
 ``FOLDER`` holds the images; the labels (written by looking at each photo) are a list of
 ``{"image", "corners": [[x, y] x 4], "points": [24 ints], "bar": {"white", "black"}, "notes",
-"source"}`` (corners TL, TR, BR, BL with point 13 at TL; lighter checkers positive).  The
+"source"}`` (corners TL, TR, BR, BL with point 13 at TL; lighter checkers positive), and
+``"tuned_on": false`` on the photos labelled after corners mode's rules were tuned on the
+others: their figures are printed apart too, as the honest ones.  The
 photos are not in the repository: they are frames of tournament streams and a Wikipedia
 photo kept in a GPL project, whose licence does not clearly cover them.  Each label's
 ``source`` says where to fetch its photo.  For a labelled start position the
@@ -42,6 +44,7 @@ def main() -> int:
     args = parser.parse_args()
     labels = json.loads(args.labels.read_text())
     exact = points_right = bars_right = 0
+    unseen = {"photos": 0, "exact": 0, "points": 0, "bars": 0}  # the photos never tuned on
     times = []
     # As `pipgammon read --corners` reads: the dice first, and no checker under a flat one.
     cli_points = cli_bars = found_dice = 0
@@ -60,6 +63,11 @@ def main() -> int:
         points_right += 24 - len(wrong)
         bars_right += reading.bar == bar
         exact += not wrong and reading.bar == bar
+        if not label.get("tuned_on", True):
+            unseen["photos"] += 1
+            unseen["exact"] += not wrong and reading.bar == bar
+            unseen["points"] += 24 - len(wrong)
+            unseen["bars"] += reading.bar == bar
         print(f"{name}: {24 - len(wrong)}/24 points right"
               + (f"; wrong (point, read, truth): {wrong}" if wrong else "")
               + ("" if reading.bar == bar else f"; bar read {reading.bar}, truth {bar}"))
@@ -77,6 +85,11 @@ def main() -> int:
     print(f"exact frames {exact}/{count}; points right {points_right}/{24 * count} "
           f"({100 * points_right / max(1, 24 * count):.1f} %); bar right {bars_right}/{count}; "
           f"median {statistics.median(times):.1f} ms per image")
+    if unseen["photos"]:
+        share = 100 * unseen["points"] / (24 * unseen["photos"])
+        print(f"of them never tuned on: exact frames {unseen['exact']}/{unseen['photos']}; points right "
+              f"{unseen['points']}/{24 * unseen['photos']} ({share:.1f} %); "
+              f"bar right {unseen['bars']}/{unseen['photos']}")
     print(f"with the dice read first, as `pipgammon read --corners` does: points right "
           f"{cli_points}/{24 * count} ({100 * cli_points / max(1, 24 * count):.1f} %); "
           f"bar right {cli_bars}/{count}; {found_dice} dice found (the labels do not list dice)")
