@@ -288,11 +288,11 @@ def past_fifth(kinds: np.ndarray, discs: Callable[[list[int]], Rows]) -> np.ndar
     photos).  On the canonical board a sixth lies beyond the triangle's tip, where the discs are
     not counted, and a second layer hides under the first: both are reported as five, stacked."""
     points = kinds[:BAR_START].reshape(24, SLOTS)
-    full = [int(point) + 1 for point in np.flatnonzero(((points == WHITE).all(axis=1))
-                                                       | (points == BLACK).all(axis=1))]
-    if not full:
+    full = (points == WHITE).all(axis=1) | (points == BLACK).all(axis=1)
+    if not full.any():
         return np.zeros(24, np.int64)
-    return np.asarray(np.maximum(discs(full).checkers - SLOTS, 0) * np.isin(np.arange(1, 25), full))
+    found = discs([int(point) + 1 for point in np.flatnonzero(full)]).checkers
+    return np.asarray(np.maximum(found - SLOTS, 0) * full)
 
 
 def plain_rows(kinds: np.ndarray, certainty: np.ndarray, discs: Callable[[list[int]], Rows],
