@@ -273,9 +273,8 @@ def mixed_unsure(kinds: np.ndarray, certainty: np.ndarray,
     points = kinds[:BAR_START].reshape(24, SLOTS)
     mixed = (points == WHITE).any(axis=1) & (points == BLACK).any(axis=1)
     certainty = certainty.copy()
-    for point in np.flatnonzero(mixed) + 1:
-        places = [place_index(int(point), slot) for slot in range(SLOTS)]
-        certainty[places] = np.minimum(certainty[places], unsure)
+    on_points = certainty[:BAR_START].reshape(24, SLOTS)  # a view: writes reach ``certainty``
+    on_points[mixed] = np.minimum(on_points[mixed], unsure)
     return kinds, certainty
 
 
