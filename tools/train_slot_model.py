@@ -54,11 +54,11 @@ from vision.view import GRID, canonical, observe
 SEED_BASE = 1_000_000
 
 
-def setup_samples(args: tuple[int, int, bool]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def setup_samples(args: tuple[int, int, bool, bool]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One set-up's looks (3, 128, features), its frames' descriptors (frames, 128, features) and
     labels (frames, 128): the model's inputs are made from them at training time, so a cache of
     them serves any change to :meth:`Templates.inputs`."""
-    seed, frames, _ = args
+    seed, frames, *_ = args
     rng = random.Random(SEED_BASE + seed)
     style = synthetic.Style.random(rng, hand=False)
     mount = synthetic.camera(style, rng)
@@ -88,26 +88,30 @@ def _labels(position: Position, truth: synthetic.Truth, corners: np.ndarray) -> 
     return labels
 
 
-def other_proportions(style: synthetic.Style, rng: random.Random) -> synthetic.Style:
+def other_proportions(style: synthetic.Style, rng: random.Random,
+                      sizes: random.Random | None = None) -> synthetic.Style:
     """The style with a real board's proportions: narrower triangles, and a bar that may be
-    narrower and black (a tournament board's)."""
-    return dataclasses.replace(
+    narrower and black (a tournament board's).  With ``sizes``, checkers 0.8 to 1.05 of a fifth
+    of the triangle too, drawn from that generator so that the boards are otherwise the same."""
+    style = dataclasses.replace(
         style, triangle_base=rng.uniform(0.6, 1.0), bar_width=rng.uniform(0.4, 1.0),
         bar=rng.choice([None, None, (rng.randint(10, 40), rng.randint(10, 40), rng.randint(10, 40))]))
+    return style if sizes is None else dataclasses.replace(style, checker_size=sizes.uniform(0.8, 1.05))
 
 
-def corner_samples(args: tuple[int, int, bool]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def corner_samples(args: tuple[int, int, bool, bool]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Corners mode: every frame its own board (two in five with checkers of any two colours),
     read from its true corners a little off.  As :func:`setup_samples`, but with looks per frame.
     With ``proportions``, half the boards have a real board's proportions (`other_proportions`)."""
-    seed, frames, proportions = args
+    seed, frames, proportions, checker_sizes = args
     rng = random.Random(SEED_BASE + 500_000 + seed)
+    sizes = random.Random(SEED_BASE + 900_000 + seed) if checker_sizes else None
     looks, described_all, labels = [], [], []
     for _ in range(frames):
         position = synthetic.random_scene(rng, most=rng.choice((5, 5, 5, 7)))
         style = synthetic.Style.random(rng, hand=False, any_colours=rng.random() < 0.4)
         if proportions and rng.random() < 0.5:
-            style = other_proportions(style, rng)
+            style = other_proportions(style, rng, sizes)
         frame, truth = synthetic.render(position, rng, style=style)
         corners = truth.corners + np.array([[rng.gauss(0, 3), rng.gauss(0, 3)] for _ in range(4)])
         small, middle, described = observe_corners(frame, corners)
@@ -205,6 +209,8 @@ def main() -> int:
     parser.add_argument("--mirror", action="store_true", help="mirror every place at random per batch")
     parser.add_argument("--proportions", action="store_true",
                         help="corners mode: half the boards with real boards' proportions")
+    parser.add_argument("--checker-sizes", action="store_true",
+                        help="corners mode with --proportions: those boards' checkers 0.8 to 1.05 as wide")
     parser.add_argument("--first", type=int, default=0, help="the first set-up's seed (after 1,000,000)")
     parser.add_argument("--cache", type=Path, action="append", default=[],
                         help="keep the rendered samples here and train from them; may be given more "
@@ -224,7 +230,8 @@ def main() -> int:
         with Pool(args.jobs) as pool:
             source = setup_samples if args.mode == "calibrated" else corner_samples
             seeds = range(args.first, args.first + args.setups)
-            rendered = pool.map(source, [(seed, args.frames, args.proportions) for seed in seeds])
+            rendered = pool.map(source, [(seed, args.frames, args.proportions, args.checker_sizes)
+                                          for seed in seeds])
         if missing:
             np.savez(missing[0], looks=np.stack([p[0] for p in rendered]),
                      described=np.stack([p[1] for p in rendered]), labels=np.stack([p[2] for p in rendered]))
