@@ -2,9 +2,8 @@
 
     pip install torch==2.13.0 onnx      # training only; pipgammon runs the ONNX files with cv2.dnn
 
-The shipped pair is v4's detector and round v5's reader, made in rounds, each reader learning
-from an earlier pair's mistakes (``--decoys``).  Rounds v1 to v4 came before today's defaults; to
-repeat them add
+The shipped pair is round v4's, made in rounds, each reader learning from an earlier pair's
+mistakes (``--decoys``).  Rounds v1 to v4 came before today's defaults; to repeat them add
 ``--as-published --reader-widths 16,32,48,64 --cocked-jitter 0.08 --threads 2`` to each:
 
     python tools/train_dice.py --ship --boards 150 --detector-steps 4000 --reader-steps 4000 --out /tmp/v1
@@ -19,9 +18,9 @@ repeat them add
 
 Round v5 (today's defaults) keeps v4's detector and trains a wider reader (`READER_WIDTHS`) on
 the corrected labels (bench/data/real-dice/corrections.json), with cocked dice off centre
-(``--cocked-jitter``), on one thread (25 minutes on a busy 2-core machine).  It reads the
-held-out photos better and the referee bench's games as well; it is shipped since 2026-11-26
-(docs/dice.md says why not before):
+(``--cocked-jitter``), on one thread (25 minutes on a busy 2-core machine).  It read the held-out
+photos better but the dice of the referee bench's games worse (more flat dice called cocked), so
+it was not shipped (docs/dice.md):
 
     cp -r /tmp/v4 /tmp/v5
     python tools/train_dice.py --ship --reader-only --boards 400 --reader-steps 6000 \
@@ -339,7 +338,7 @@ class Detector(nn.Module):
         return self.head(self.body(x))
 
 
-READER_WIDTHS = (24, 48, 64, 96)  # round v5's (shipped); v1 to v4 had (16, 32, 48, 64)
+READER_WIDTHS = (24, 48, 64, 96)  # round v5's (not shipped); v1 to v4 had (16, 32, 48, 64)
 
 
 class Reader(nn.Module):

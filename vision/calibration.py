@@ -30,8 +30,8 @@ from vision.view import (
     LOG,
     PLACES,
     Image,
-    canonical,
     cells_within,
+    mount_view,
     observe,
     place_index,
     view_size,
@@ -78,7 +78,7 @@ def orientations(corners: FloatArray) -> list[FloatArray]:
 
 
 def _describe(frame: Image, corners: FloatArray) -> tuple[Image, Descriptors]:
-    view = canonical(frame, corners)
+    view = mount_view(frame, corners)
     return view, observe(view)[2]
 
 

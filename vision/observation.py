@@ -17,7 +17,7 @@ from vision.corners import read_corners
 from vision.dice import CubeOnBoard, Die, on_board
 from vision.reading import Reading, read
 from vision.stabiliser import Scene, StabiliserConfig, motion, shrink, what_counts
-from vision.view import Image, canonical
+from vision.view import Image, canonical, mount_view
 
 #: A point read with less confidence than this is `Scene.unsure`: its count may be one off.
 #: Measured on 5,952 points of 250 synthetic frames at 1280x960 (seeds 2,700,000+): 8 of the 9
@@ -59,7 +59,7 @@ def observe(frame: Image, calibration: Calibration) -> Observation:
     if (frame.shape[1], frame.shape[0]) != tuple(calibration.frame_size):
         return Observation(read(frame, calibration))  # no-board, with the reason
     # One warp of the frame serves the dice and the checkers.
-    view = canonical(frame, calibration.corners)
+    view = mount_view(frame, calibration.corners)
     dice, cube = on_board(frame, calibration.corners, view=view)
     reading = read(frame, calibration, flat_dice=[d.centre for d in dice if not d.cocked],
                    cocked_dice=[d.centre for d in dice if d.cocked], view=view)

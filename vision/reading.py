@@ -35,7 +35,7 @@ from vision.view import (
     SLOTS,
     Image,
     bar_index,
-    canonical,
+    mount_view,
     observe,
     on_board_units,
 )
@@ -147,7 +147,7 @@ def places_under(spots: Sequence[tuple[float, float]], corners: FloatArray, reac
 def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
          config: ReadConfig = ReadConfig(), flat_dice: Sequence[tuple[float, float]] = (),
          cocked_dice: Sequence[tuple[float, float]] = (), view: Image | None = None) -> Reading:
-    """Read ``frame`` (BGR, from the calibrated mount); ``view`` is its `canonical` view when
+    """Read ``frame`` (BGR, from the calibrated mount); ``view`` is its `mount_view` when
     that is already warped (the dice are found in it).
 
     ``flat_dice`` are the frame centres of dice lying flat on the board (`vision.dice.on_board`):
@@ -161,7 +161,7 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
         return Reading("no-board", reason=f"the frame is {width}x{height} but the calibration is for "
                        f"{calibration.frame_size[0]}x{calibration.frame_size[1]}")
     model = model or SlotModel.load()
-    view = canonical(frame, calibration.corners) if view is None else view
+    view = mount_view(frame, calibration.corners) if view is None else view
     small, grid, described = observe(view)
     probabilities = model.probabilities(calibration.templates.inputs(described))
     under = places_under(flat_dice, calibration.corners)
