@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -30,6 +31,7 @@ from vision.view import (
     LOG,
     PLACES,
     Image,
+    canonical,
     cells_within,
     mount_view,
     observe,
@@ -77,8 +79,9 @@ def orientations(corners: FloatArray) -> list[FloatArray]:
     return turns + [t[[1, 0, 3, 2]] for t in turns]
 
 
-def _describe(frame: Image, corners: FloatArray) -> tuple[Image, Descriptors]:
-    view = mount_view(frame, corners)
+def _describe(frame: Image, corners: FloatArray, warp: Callable[[Image, FloatArray], Image] = canonical,
+              ) -> tuple[Image, Descriptors]:
+    view = warp(frame, corners)
     return view, observe(view)[2]
 
 
@@ -152,7 +155,9 @@ def calibrate(frame: Image, corners: FloatArray, model: SlotModel | None = None)
         # The start's checkers are symmetric top to bottom with the colours swapped, so the
         # numbering upside down fits as well: White is the lighter side.
         chosen = chosen[[3, 2, 1, 0]]
-        view, described = _describe(frame, chosen)
+    # The looks are learnt from the view every later frame of this mount is read through; the
+    # orientations were tried on one-off views, so no warp maps were worked out for the seven others.
+    view, described = _describe(frame, chosen, mount_view)
     if score > 0.5:
         raise CalibrationError(
             f"the start points do not hold two colours of checkers (spread/separation {score:.2f}, "

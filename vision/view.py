@@ -83,7 +83,7 @@ def mount_view(frame: Image, corners: FloatArray) -> Image:
     return view
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=2)  # a mount's corners; 2.3 MB each at the view's size
 def _warp_maps(corners: bytes) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.uint16]]:
     """Where every view pixel lies in the frame, as OpenCV's fixed-point maps, for the corners
     (float64 TL, TR, BR, BL)."""
