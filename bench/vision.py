@@ -167,6 +167,16 @@ def run(setups: int, frames: int, seed: int, size: tuple[int, int], jobs: int, o
     return total
 
 
+#: Wrong frames listed at most.
+SHOWN = 30
+
+
+def _by_seed(line: str) -> tuple[int, int]:
+    """``seed S frame F: ...`` as (S, F), for a stable order."""
+    words = line.replace(":", "").split()
+    return int(words[1]), int(words[3])
+
+
 def percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:.2f} % ({part}/{whole})" if whole else "n/a"
 
@@ -203,8 +213,11 @@ def main() -> int:
             full = sorted(t.ms_with_dice)
             print(f"  with dice and cube median {statistics.median(full):.2f}, "
                   f"p95 {full[int(0.95 * (len(full) - 1))]:.2f}")
-        for line in t.failures + t.wrong[:12]:
+        # Workers finish in any order: sorted, two runs' lists can be compared line by line.
+        for line in t.failures + sorted(t.wrong, key=_by_seed)[:SHOWN]:
             print("  " + line)
+        if len(t.wrong) > SHOWN:
+            print(f"  ... and {len(t.wrong) - SHOWN} more")
     return 0
 
 
