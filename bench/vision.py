@@ -116,6 +116,8 @@ def one_setup(args: tuple[int, int, tuple[int, int], bool]) -> Tally:
             if truth.occluded:
                 tally.hands += 1
                 tally.hands_caught += reading.status == "occluded"
+                if reading.reason.startswith("the board is washed out"):
+                    tally.wrong.append(f"seed {seed} frame {index}: a hand over the board called washed out")
                 if reading.status == "ok":
                     # A hand that hides no checker leaves the reading right: say which it was.
                     right = list(reading.points) == [position.at(p) for p in range(1, 25)]

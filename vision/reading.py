@@ -29,12 +29,14 @@ from vision.templates import BLACK, COVERED, EMPTY, GROUPS, WHITE
 from vision.view import (
     BAR_SLOTS,
     BAR_START,
+    DISC,
     GEOMETRY,
     PLACE_CENTRES,
     PLACES,
     SLOTS,
     Image,
     bar_index,
+    lattices,
     mount_view,
     observe,
     on_board_units,
@@ -42,6 +44,9 @@ from vision.view import (
 
 #: Checkers on a point break the row from its edge this much less often than they keep it.
 OUT_OF_ROW = 0.01
+#: An 8-bit level at or above which a colour is clipped: blur and JPEG keep clipped areas a
+#: little under 255.
+CLIPPED = 250
 #: The places at the playing area's rim: a point's first slot, every slot of the four corner
 #: columns, and the bar's outermost slots.  A hand or an arm over the board reaches in from
 #: beyond it, so what it covers touches the rim.
@@ -95,6 +100,11 @@ class ReadConfig:
     #: the start frame left a glint in that look.  On seeds 2,000,000 and 3,600,000 on, such
     #: places were 0.04 to 0.22 of it, and places a hand hid 0.29 and more (1 % under 0.65).
     glinted_cover: float = 0.25
+    #: A frame that cannot be read is washed out, not under a hand, when this share of the places
+    #: that make it so (covered or undecided) show pure white over most of their disc
+    #: (`washed_out`).  Unseen seed 3,800,005's lamp clipped its white triangles in 3 frames: 24
+    #: of 25, 16 of 16 and 26 of 29 such places; its hand frame, as bright, 17 of 32.
+    washed_out: float = 0.75
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,11 +196,22 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
     at_rim = int((covering & AT_RIM).sum())
     reaching_in = at_rim >= config.covered_at_rim or covered >= config.covered_inside
     changed = changed_area(small, calibration.small_log, grid, calibration.grid)
-    if undecided + covered > len(PLACES) // 2:
+    lost = undecided + covered > len(PLACES) // 2
+    hidden = ((covered >= config.covered_places and reaching_in) or undecided > config.undecided_places
+              or changed > config.changed_checkers)
+    if lost or hidden:
+        # The board is there, but too bright for the camera: saying so sends the player to the
+        # lamp, not to look for a hand or a moved camera.
+        unread = covering | (certainty < config.decided)
+        white = washed_out(small, unread)
+        if white >= config.washed_out * unread.sum() > 0:
+            return timed(Reading("occluded", reason=f"the board is washed out: {white} of the "
+                                  f"{int(unread.sum())} places that cannot be read show pure white: "
+                                  "dim the lamp or shorten the camera's exposure"), started)
+    if lost:
         return timed(Reading("no-board", reason="nothing in the frame looks like the calibrated board: "
                               "has the camera or the board moved?"), started)
-    if ((covered >= config.covered_places and reaching_in) or undecided > config.undecided_places
-            or changed > config.changed_checkers):
+    if hidden:
         return timed(Reading("occluded", reason=f"{covered} places covered ({at_rim} at the rim), "
                               f"{undecided} undecided, {changed:.1f} checkers' area of bare board "
                               "changed: something is over the board"), started)
@@ -204,6 +225,14 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
     kinds = recount(kinds, certainty, probabilities, partial(discs_per_point, view), config.recount_below,
                     dice_at=beside, sure_empty=config.sure_empty)
     return timed(count(kinds, certainty), started)
+
+
+def washed_out(small: Image, places: np.ndarray) -> int:
+    """How many of ``places`` (128, bool) show pure white (any colour clipped) over more than
+    half their disc in ``small`` (`vision.view.reduce` of the view): a lamp too bright for the
+    camera's exposure leaves nothing of a light triangle or checker to compare."""
+    clipped = (lattices(small)[:, DISC].max(axis=2) >= CLIPPED).mean(axis=1) > 0.5
+    return int((clipped & places).sum())
 
 
 def glinted_looks(kinds: np.ndarray, certainty: np.ndarray, described: np.ndarray, looks: np.ndarray,

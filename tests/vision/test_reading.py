@@ -85,6 +85,27 @@ def test_a_hand_over_the_board_makes_the_frame_occluded(setup_factory: Callable[
     assert caught and all(status == "occluded" for status in caught), caught
 
 
+@pytest.mark.parametrize("seed", [31, 33])
+def test_a_washed_out_board_says_so_and_a_hand_under_the_same_lamp_is_still_a_hand(
+        setup_factory: Callable[..., Setup], seed: int) -> None:
+    """A lamp far too bright for the camera's exposure clips the light triangles and checkers to
+    white: the frame cannot be read, and the player is sent to the lamp, not to look for a hand
+    (unseen seed 3,800,005 had three such frames)."""
+    setup = setup_factory(seed, triangles=synthetic.TRIANGLE_PAIRS[1], glare=0, shadow=False, brightness=1.0)
+    for hand in (False, True):
+        for _ in range(4):
+            frame, truth = setup.frame(SCENES[0], brightness=2.4, hand=hand)
+            if truth.occluded == hand:
+                break
+        reading = read(frame, setup.calibration)
+        assert reading.status == "occluded"
+        if hand:
+            assert "something is over the board" in reading.reason, reading.reason
+        else:
+            assert reading.reason.startswith("the board is washed out: "), reading.reason
+            assert reading.reason.endswith("dim the lamp or shorten the camera's exposure")
+
+
 def test_a_frame_of_another_size_or_a_moved_board_is_no_board(setup_factory: Callable[..., Setup]) -> None:
     setup = setup_factory(38)
     frame, _ = setup.frame(SCENES[0])
