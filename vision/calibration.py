@@ -36,6 +36,7 @@ from vision.view import (
     mount_view,
     observe,
     place_index,
+    place_name,
     view_size,
 )
 
@@ -166,7 +167,7 @@ def calibrate(frame: Image, corners: FloatArray, model: SlotModel | None = None)
     probabilities = model.probabilities(check.inputs(described))
     covered = np.flatnonzero(probabilities.argmax(axis=1) == COVERED)
     if len(covered) >= HAND:
-        places = ", ".join(_name(i) for i in covered[:4])
+        places = ", ".join(place_name(i) for i in covered[:4])
         raise CalibrationError(f"something is over the board ({places}...): "
                                "take the starting position with nothing over it")
     # Borrowed looks are a little off by nature: a place is judged by what it can really hold,
@@ -179,13 +180,7 @@ def calibrate(frame: Image, corners: FloatArray, model: SlotModel | None = None)
         wrong = wrong[:0]
     if len(wrong):
         raise CalibrationError("not the starting position: " + "; ".join(
-            f"{_name(i)} shows {SHOWS[seen[i]]}, the start has {SHOWS[START_LABELS[i]]}" for i in wrong[:6]))
+            f"{place_name(i)} shows {SHOWS[seen[i]]}, the start has {SHOWS[START_LABELS[i]]}"
+            for i in wrong[:6]))
     return Calibration.from_view(chosen, (width, height), view)
-
-
-def _name(index: int) -> str:
-    place = PLACES[index]
-    if place.on_bar:
-        return f"bar ({'top' if place.half == 0 else 'bottom'}) slot {place.slot + 1}"
-    return f"point {place.point} slot {place.slot + 1}"
 

@@ -40,6 +40,7 @@ from vision.view import (
     mount_view,
     observe,
     on_board_units,
+    place_name,
 )
 
 #: Checkers on a point break the row from its edge this much less often than they keep it.
@@ -105,6 +106,9 @@ class ReadConfig:
     #: (`washed_out`).  Unseen seed 3,800,005's lamp clipped its white triangles in 3 frames: 24
     #: of 25, 16 of 16 and 26 of 29 such places; its hand frame, as bright, 17 of 32.
     washed_out: float = 0.75
+    #: Fewer white places than this are a lamp's glint over them, not a washed-out board (two at
+    #: the rim of a clear frame of seed 3,600,007).
+    washed_places: int = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +209,10 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
         unread = covering | (certainty < config.decided)
         white = washed_out(small, unread)
         if white >= config.washed_out * unread.sum() > 0:
+            if white < config.washed_places:
+                names = ", ".join(place_name(int(i)) for i in np.flatnonzero(unread)[:4])
+                return timed(Reading("occluded", reason=f"a lamp's glint: {names} show pure white: "
+                                      "move the lamp or shade the board"), started)
             return timed(Reading("occluded", reason=f"the board is washed out: {white} of the "
                                   f"{int(unread.sum())} places that cannot be read show pure white: "
                                   "dim the lamp or shorten the camera's exposure"), started)

@@ -129,6 +129,14 @@ def bar_index(half: int, slot: int) -> int:
     return BAR_START + half * BAR_SLOTS + slot
 
 
+def place_name(index: int) -> str:
+    """A place in words for messages, its slot counted from 1 at the point's edge."""
+    place = PLACES[index]
+    if place.on_bar:
+        return f"bar ({'top' if place.half == 0 else 'bottom'}) slot {place.slot + 1}"
+    return f"point {place.point} slot {place.slot + 1}"
+
+
 def _place_centres() -> FloatArray:
     centres = []
     for place in PLACES:

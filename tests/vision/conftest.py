@@ -6,6 +6,7 @@ import dataclasses
 import random
 from collections.abc import Callable
 
+import cv2
 import numpy as np
 import pytest
 
@@ -13,6 +14,7 @@ from engine.position import Position
 from vision import synthetic
 from vision.calibration import Calibration, calibrate
 from vision.outline import find_corners
+from vision.view import CENTRES, place_index, warp_matrix
 
 
 @dataclasses.dataclass
@@ -47,3 +49,14 @@ def setup_factory() -> Callable[..., Setup]:
         return cache[key]
 
     return get
+
+
+def with_glint(frame: np.ndarray, corners: np.ndarray, point: int, slot: int, strength: float) -> np.ndarray:
+    """``frame`` with a lamp's soft glint (light added to every colour) over a place."""
+    x, y = CENTRES[place_index(point, slot)]
+    to_frame = np.linalg.inv(warp_matrix(corners))
+    centre = cv2.perspectiveTransform(np.array([[[x, y]]], np.float64), to_frame)[0, 0]
+    spot = np.zeros(frame.shape[:2], np.float32)
+    cv2.ellipse(spot, (round(centre[0]), round(centre[1])), (30, 18), 30, 0, 360, 1.0, -1)
+    spot = cv2.GaussianBlur(spot, (0, 0), 12)
+    return np.clip(frame + spot[:, :, None] * strength, 0, 255).astype(np.uint8)

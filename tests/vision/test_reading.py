@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 
 import numpy as np
@@ -104,6 +105,11 @@ def test_a_washed_out_board_says_so_and_a_hand_under_the_same_lamp_is_still_a_ha
         else:
             assert reading.reason.startswith("the board is washed out: "), reading.reason
             assert reading.reason.endswith("dim the lamp or shorten the camera's exposure")
+            # As few white places as a glint makes are called one, and named.
+            glint = read(frame, setup.calibration, config=ReadConfig(washed_places=10**3))
+            assert glint.status == "occluded"
+            assert re.fullmatch(r"a lamp's glint: (point \d+ slot \d, )*point \d+ slot \d show pure white: "
+                                "move the lamp or shade the board", glint.reason), glint.reason
 
 
 def test_a_frame_of_another_size_or_a_moved_board_is_no_board(setup_factory: Callable[..., Setup]) -> None:

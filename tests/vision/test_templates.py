@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 from engine.position import Position
-from tests.vision.conftest import make_setup
+from tests.vision.conftest import make_setup, with_glint
 from vision.calibration import START_LABELS, calibrate
 from vision.reading import read
 from vision.templates import EMPTY, GROUPS, Templates, glints
-from vision.view import CENTRES, DISC, GRID, PLACES, observe, place_index, warp_matrix
+from vision.view import CENTRES, DISC, GRID, PLACES, observe, place_index
 
 
 def _lifted(observed: np.ndarray, place: int, by: float, share: float = 1.0) -> np.ndarray:
@@ -47,17 +46,6 @@ def test_a_glinted_bare_place_borrows_its_empty_look_from_a_twin() -> None:
     assert np.array_equal(looks[EMPTY, place_index(10, 1)], observed[place_index(10, 1)])
 
 
-def _with_glint(frame: np.ndarray, corners: np.ndarray, point: int, slot: int, strength: float) -> np.ndarray:
-    """``frame`` with a lamp's soft glint (light added to every colour) over a place."""
-    x, y = CENTRES[place_index(point, slot)]
-    to_frame = np.linalg.inv(warp_matrix(corners))
-    centre = cv2.perspectiveTransform(np.array([[[x, y]]], np.float64), to_frame)[0, 0]
-    spot = np.zeros(frame.shape[:2], np.float32)
-    cv2.ellipse(spot, (round(centre[0]), round(centre[1])), (30, 18), 30, 0, 360, 1.0, -1)
-    spot = cv2.GaussianBlur(spot, (0, 0), 12)
-    return np.clip(frame + spot[:, :, None] * strength, 0, 255).astype(np.uint8)
-
-
 def test_a_glint_on_a_dark_triangle_in_the_start_frame_leaves_no_phantom_checker() -> None:
     """A glint on a near-black triangle, learnt as its bare look, made the bare place read as a
     near-black checker in every later frame (4 of 8 frames of unseen seed 3,800,002).  Learnt
@@ -71,7 +59,7 @@ def test_a_glint_on_a_dark_triangle_in_the_start_frame_leaves_no_phantom_checker
     assert dark_points[:3] == [3, 5, 7]
     for point in dark_points[:3]:
         for slot in (0, 1):
-            glinted = _with_glint(setup.start, setup.calibration.corners, point, slot, 80.0)
+            glinted = with_glint(setup.start, setup.calibration.corners, point, slot, 80.0)
             calibration = calibrate(glinted, setup.calibration.corners)
             reading = read(setup.start, calibration)
             assert (reading.status, list(reading.points)) == ("ok", start), (point, slot)
