@@ -1,9 +1,9 @@
 """Bare board that has changed since calibration: how a hand or an arm over the board shows.
 
 Checkers only ever stand on places, so the rest of the playing area and the
-board's frame must look as they did at calibration, once the change of light
-is divided out.  What does not is measured in checker areas: a die is a
-fraction of one, moving glare and shadows about two, an arm across the board
+board's frame above and below it must look as they did at calibration, once
+the change of light is divided out.  What does not is measured in checker areas:
+a die is a fraction of one, moving glare and shadows about two, an arm across the board
 more.  (Hands over the places themselves are the slot model's COVERED class.)
 """
 
@@ -16,7 +16,18 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.geometry import FloatArray
-from vision.view import BAND_Y, CENTRES, COLUMN_X, COLUMNS, GEOMETRY, LOG, SCALE, Image, view_size
+from vision.view import (
+    BAND_Y,
+    CENTRES,
+    COLUMN_EDGES,
+    COLUMN_X,
+    COLUMNS,
+    GEOMETRY,
+    LOG,
+    SCALE,
+    Image,
+    view_size,
+)
 
 #: The work is done on the half-resolution view (:func:`vision.view.reduce`): a hand is large.
 STEP = 2
@@ -44,6 +55,12 @@ def _static_mask() -> npt.NDArray[np.bool_]:
     radius = round(GEOMETRY.checker / 2 * SCALE * 1.3)
     for x, y in CENTRES:
         cv2.circle(mask, (int(x), int(y)), radius, 0, -1)
+    # The light is measured over the columns of points and the bar only: beside the outermost
+    # points it could only be carried over flat, and a lamp's ramp that moved between frames
+    # changed the side frames by up to 3 checker areas (4 clear frames of unseen seeds called
+    # `occluded`).  An arm reaching in from a side crosses the corner points' covered places.
+    mask[:, :min(left for left, _ in COLUMN_EDGES)] = 0
+    mask[:, max(right for _, right in COLUMN_EDGES):] = 0
     small = cv2.resize(mask, ((width + 1) // STEP, (height + 1) // STEP), interpolation=cv2.INTER_NEAREST)
     return np.asarray(small > 0)
 
