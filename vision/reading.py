@@ -207,10 +207,11 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
         # The board is there, but too bright for the camera: saying so sends the player to the
         # lamp, not to look for a hand or a moved camera.
         unread = covering | (certainty < config.decided)
-        white = washed_out(small, unread)
+        white_places = washed_out(small, unread)
+        white = len(white_places)
         if white >= config.washed_out * unread.sum() > 0:
             if white < config.washed_places:
-                names = ", ".join(place_name(int(i)) for i in np.flatnonzero(unread)[:4])
+                names = ", ".join(place_name(i) for i in white_places[:4])
                 return timed(Reading("occluded", reason=f"a lamp's glint: {names} show pure white: "
                                       "move the lamp or shade the board"), started)
             return timed(Reading("occluded", reason=f"the board is washed out: {white} of the "
@@ -235,12 +236,12 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
     return timed(count(kinds, certainty), started)
 
 
-def washed_out(small: Image, places: np.ndarray) -> int:
-    """How many of ``places`` (128, bool) show pure white (any colour clipped) over more than
+def washed_out(small: Image, places: np.ndarray) -> list[int]:
+    """Those of ``places`` (128, bool) that show pure white (any colour clipped) over more than
     half their disc in ``small`` (`vision.view.reduce` of the view): a lamp too bright for the
     camera's exposure leaves nothing of a light triangle or checker to compare."""
     clipped = (lattices(small)[:, DISC].max(axis=2) >= CLIPPED).mean(axis=1) > 0.5
-    return int((clipped & places).sum())
+    return [int(i) for i in np.flatnonzero(clipped & places)]
 
 
 def glinted_looks(kinds: np.ndarray, certainty: np.ndarray, described: np.ndarray, looks: np.ndarray,
