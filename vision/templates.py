@@ -78,7 +78,7 @@ class Templates:
         at least twice, the empty look twice per group; the start position always does that.
         """
         looks = np.zeros((3, *observed.shape), np.float32)
-        distance = np.linalg.norm(CENTRES[:, None, :] - CENTRES[None, :, :], axis=-1).astype(np.float64)
+        distance = _GAPS.copy()
         if borrow_all:
             np.fill_diagonal(distance, np.inf)
         glinted = glints(observed, labels)
@@ -126,15 +126,10 @@ def glints(observed: Descriptors, labels: Labels) -> npt.NDArray[np.bool_]:
     return np.asarray(glinted | (beside & (lift > GLINT_EDGE)))
 
 
-def _neighbours() -> npt.NDArray[np.bool_]:
-    """(128, 128): places next to each other (a slot or a point apart)."""
-    gaps = np.linalg.norm(CENTRES[:, None, :] - CENTRES[None, :, :], axis=-1)
-    near = gaps < 1.2 * GEOMETRY.checker * SCALE
-    np.fill_diagonal(near, False)
-    return np.asarray(near)
-
-
-_NEIGHBOURS = _neighbours()
+#: (128, 128): how far apart every two places' centres are in the view.
+_GAPS = np.linalg.norm(CENTRES[:, None, :] - CENTRES[None, :, :], axis=-1).astype(np.float64)
+#: (128, 128): places next to each other (a slot or a point apart).
+_NEIGHBOURS = np.less(_GAPS, 1.2 * GEOMETRY.checker * SCALE) & ~np.eye(len(PLACES), dtype=np.bool_)
 
 
 def _where() -> npt.NDArray[np.float32]:
