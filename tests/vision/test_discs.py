@@ -11,6 +11,7 @@ import numpy as np
 from vision import synthetic
 from vision.corners import PLAIN_EDGE, read_corners
 from vision.discs import BASE_EDGE, Rows, _gradients, _inner_edge, discs_per_point, recount
+from vision.reading import ReadConfig
 from vision.templates import BLACK, EMPTY, WHITE
 from vision.view import GEOMETRY, PLACES, SCALE, SLOTS, canonical, place_index, to_view, view_size
 
@@ -203,6 +204,21 @@ def test_a_calibrated_read_adds_no_disc_on_a_place_surely_empty() -> None:
     discs[5 - 1] = 1
     fewer = recount(kinds, certainty, probabilities, lambda points: _rows(discs), 0.9, sure_empty=0.99)
     assert list(fewer[[place_index(5, s) for s in range(SLOTS)]]) == [WHITE] + [EMPTY] * 4
+
+
+def test_a_calibrated_read_recounts_a_point_read_empty_at_0_901() -> None:
+    """A lone white checker on a cream triangle shows little but its rim: the model read its
+    place empty at 0.901 (unseen seed 4,100,002's frame 4).  With the calibrated read's own
+    settings the disc found there still makes it a checker."""
+    config = ReadConfig()
+    probabilities = np.zeros((len(PLACES), 3))
+    probabilities[:, EMPTY] = 1.0
+    probabilities[place_index(22, 0)] = 0.901, 0.099, 0.0
+    discs = np.zeros(24, np.int64)
+    discs[22 - 1] = 1
+    again = recount(np.full(len(PLACES), EMPTY), probabilities.max(axis=1), probabilities,
+                    lambda points: _rows(discs), config.recount_below, sure_empty=config.sure_empty)
+    assert list(again[[place_index(22, s) for s in range(SLOTS)]]) == [WHITE] + [EMPTY] * 4
 
 
 def test_discs_are_only_looked_for_when_an_unsure_point_holds_checkers() -> None:
