@@ -9,7 +9,7 @@ the starting position, then ``calibrate``.  Then it shows ``--frames`` frames
 under changing light: scenes with up to five checkers a point, one scene with
 a second layer on some points, and one with a hand over the board.  Printed:
 
-* calibrations that succeeded;
+* calibrations that succeeded, and how far their corners lie from the rendered board's;
 * exact frames (all 24 points and the bar right) among frames with up to five a point;
 * per-point accuracy, and bar accuracy;
 * stacked frames whose single layer and flags are right;
@@ -41,6 +41,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import cv2
+import numpy as np
 
 from engine.position import Position
 from vision import synthetic
@@ -57,6 +58,7 @@ cv2.setNumThreads(1)
 class Tally:
     setups: int = 0
     calibrated: int = 0
+    corner_px: list[float] = dataclasses.field(default_factory=list)
     failures: list[str] = dataclasses.field(default_factory=list)
     frames: int = 0
     exact: int = 0
@@ -93,13 +95,16 @@ def one_setup(args: tuple[int, int, tuple[int, int], bool]) -> Tally:
             style, triangles=synthetic.TRIANGLE_PAIRS[rng.choice((0, 1, 2))], glare=0, brightness=1.3,
             checkers=(synthetic.WHITE_CHECKERS[3], synthetic.BLACK_CHECKERS[0]))
     mount = synthetic.camera(style, rng, size)
-    image, _ = synthetic.render(Position.start(), rng, size=size, style=style, mount=mount)
+    image, start = synthetic.render(Position.start(), rng, size=size, style=style, mount=mount)
     try:
         calibration = calibrate(image, find_corners(image))
     except (OutlineError, CalibrationError) as err:
         tally.failures.append(f"seed {seed}: {err}")
         return tally
     tally.calibrated = 1
+    # The calibration names the corners in the numbering's order, the renderer in the board's.
+    tally.corner_px.append(max(float(np.linalg.norm(start.corners - corner, axis=1).min())
+                               for corner in calibration.corners))
     for index in range(frames):
         hand = index == frames - 1
         stacked = index == frames - 2
@@ -200,6 +205,10 @@ def main() -> int:
     for size, t in results.items():
         print(f"== {size[0]}x{size[1]}: {t.setups} set-ups, {t.setups * args.frames} frames")
         print(f"calibrated           {percent(t.calibrated, t.setups)}")
+        if t.corner_px:
+            off = sorted(t.corner_px)
+            print(f"corners off (px)     median {statistics.median(off):.2f}, "
+                  f"p95 {off[int(0.95 * (len(off) - 1))]:.2f}, max {off[-1]:.2f} (farthest of the four)")
         print(f"exact frames (<=5)   {percent(t.exact, t.frames)}")
         print(f"points right         {percent(t.points_right, t.points)}")
         print(f"bar right            {percent(t.bars_right, t.frames)}")
