@@ -24,6 +24,7 @@ import numpy.typing as npt
 
 from engine.position import Position
 from vision.geometry import FloatArray
+from vision.outline import fit_to_triangles
 from vision.slot_model import SlotModel
 from vision.templates import BLACK, COVERED, EMPTY, GROUPS, SHOWS, WHITE, Descriptors, Templates, labels_for
 from vision.view import (
@@ -177,6 +178,8 @@ def calibrate(frame: Image, corners: FloatArray, model: SlotModel | None = None)
         # The start's checkers are symmetric top to bottom with the colours swapped, so the
         # numbering upside down fits as well: White is the lighter side.
         chosen = chosen[[3, 2, 1, 0]]
+    # The start checkers are masked out of the fit, and where they lie depends on the numbering.
+    chosen = fit_to_triangles(frame, chosen)
     # The looks are learnt from the view every later frame of this mount is read through; the
     # orientations were tried on one-off views, so no warp maps were worked out for the seven others.
     view, described = _describe(frame, chosen, mount_view)

@@ -5,9 +5,9 @@ checkers each, in two straight rows of touching discs across the board, one
 pair on the outer columns and one pair beside the bar.  Circles found in the
 frame are linked into straight runs of touching discs; the four runs of five
 fix a homography from the canonical board (8 points), which the other fourteen
-start checkers confirm and refine.  The board's own triangles then fix it
-exactly (`_fit_triangles`).  The corners come back in some order; the
-calibration decides which is which from the checkers' colours.
+start checkers confirm and refine.  The corners come back in some order; the
+calibration decides which is which from the checkers' colours, and then fits
+them to the board's own triangles (`fit_to_triangles`).
 """
 
 from __future__ import annotations
@@ -142,10 +142,19 @@ def find_corners(frame: Image) -> FloatArray:
         raise OutlineError(f"no board in the starting position found: {fives} rows of five touching "
                            f"checkers and at best {found_checkers} of the 30 start checkers where they "
                            "belong; give the corners with --corners")
-    # The triangles are fitted in the full frame: they, not the search, set the precision.
-    matrix = _fit_triangles(frame, np.diag([1 / shrink, 1 / shrink, 1.0]) @ _refine(small, best[1]))
+    matrix = np.diag([1 / shrink, 1 / shrink, 1.0]) @ _refine(small, best[1])
     corners = cv2.perspectiveTransform(GEOMETRY.corners().reshape(-1, 1, 2), matrix).reshape(4, 2)
     return np.asarray(corners, np.float64)
+
+
+def fit_to_triangles(frame: Image, corners: FloatArray) -> FloatArray:
+    """``corners`` (TL, TR, BR, BL of the numbering, of a start-position frame) moved to where the
+    board's triangles put them (`_fit_triangles`): found by `find_corners` or given by a user,
+    they are good to a few pixels; fitted, to about one, in the full frame."""
+    canonical = GEOMETRY.corners().astype(np.float32)
+    matrix = cv2.getPerspectiveTransform(canonical, np.asarray(corners, np.float32)).astype(np.float64)
+    fitted = cv2.perspectiveTransform(GEOMETRY.corners().reshape(-1, 1, 2), _fit_triangles(frame, matrix))
+    return np.asarray(fitted.reshape(4, 2), np.float64)
 
 
 def _likely_radii(radii: FloatArray) -> list[float]:

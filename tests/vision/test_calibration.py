@@ -38,7 +38,8 @@ def test_given_corners_in_any_order_find_the_same_numbering() -> None:
     frame, truth = synthetic.render(Position.start(), rng, style=synthetic.Style.random(rng, hand=False))
     shuffled = truth.corners[[2, 3, 0, 1]][::-1]  # half a turn, then mirrored: still round the board
     calibration = calibrate(frame, shuffled)
-    assert np.abs(calibration.corners - truth.corners).max() < 1e-6
+    # The same corners in the numbering's order, fitted to the triangles (within a pixel or so).
+    assert np.abs(calibration.corners - truth.corners).max() < 1.5
 
 
 def test_a_calibration_survives_its_json(setup_factory: Callable[..., Setup]) -> None:
