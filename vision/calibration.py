@@ -26,7 +26,7 @@ from engine.position import Position
 from vision.geometry import FloatArray
 from vision.outline import fit_to_triangles
 from vision.slot_model import SlotModel
-from vision.templates import BLACK, COVERED, EMPTY, GROUPS, SHOWS, WHITE, Descriptors, Templates, labels_for
+from vision.templates import BLACK, COVERED, SHOWS, WHITE, Descriptors, Templates, labels_for
 from vision.view import (
     GRID,
     LOG,
@@ -138,27 +138,6 @@ class Calibration:
         return cls.from_view(corners, (width, height), np.asarray(view, np.uint8))
 
 
-def _bare_with_another_twin(model: SlotModel, check: Templates, described: Descriptors, place: int) -> bool:
-    """Whether a place the start leaves bare, read as holding something with the empty look it
-    borrowed, reads bare with the look of another bare place of its group.
-
-    A place borrows the look of its nearest bare twin, and one twin a little off (a lamp's glow
-    too faint to count as a glint, `vision.templates.GLINT`) made both its twins read as black
-    checkers on a dark triangle, with 0.997 and 0.999, where each read bare with the other's look:
-    a start frame refused (seed 4,200,003 of `bench/vision.py` at 2028x1520).  A checker on a
-    place the start leaves bare looks like none of the bare twins, so the check still sees it."""
-    if START_LABELS[place] != EMPTY:
-        return False
-    twins = [j for j, group in enumerate(GROUPS)
-             if group == GROUPS[place] and START_LABELS[j] == EMPTY and j != place]
-    for twin in twins:
-        looks = check.looks.copy()
-        looks[EMPTY, place] = described[twin]
-        if model.probabilities(Templates(looks).inputs(described))[place, :COVERED].argmax() == EMPTY:
-            return True
-    return False
-
-
 def calibrate(frame: Image, corners: FloatArray, model: SlotModel | None = None) -> Calibration:
     """Learn the numbering and looks from ``frame``, the start position with no dice.
 
@@ -200,8 +179,6 @@ def calibrate(frame: Image, corners: FloatArray, model: SlotModel | None = None)
     seen = probabilities[:, :COVERED].argmax(axis=1)
     sure = probabilities[:, :COVERED].max(axis=1) / probabilities[:, :COVERED].sum(axis=1)
     wrong = np.flatnonzero((seen != START_LABELS) & (sure >= SURE))
-    wrong = np.array([i for i in wrong if not _bare_with_another_twin(model, check, described, int(i))],
-                     np.int64)
     if len(wrong) == 1 and wrong[0] not in ROW_ENDS:
         wrong = wrong[:0]
     if len(wrong):
