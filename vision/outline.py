@@ -151,10 +151,10 @@ def fit_to_triangles(frame: Image, corners: FloatArray) -> FloatArray:
     """``corners`` (TL, TR, BR, BL of the numbering, of a start-position frame) moved to where the
     board's triangles put them (`_fit_triangles`): found by `find_corners` or given by a user,
     they are good to a few pixels; fitted, to about one, in the full frame."""
-    canonical = GEOMETRY.corners().astype(np.float32)
-    matrix = cv2.getPerspectiveTransform(canonical, np.asarray(corners, np.float32)).astype(np.float64)
-    fitted = cv2.perspectiveTransform(GEOMETRY.corners().reshape(-1, 1, 2), _fit_triangles(frame, matrix))
-    return np.asarray(fitted.reshape(4, 2), np.float64)
+    canonical = GEOMETRY.corners()
+    matrix = cv2.getPerspectiveTransform(canonical.astype(np.float32), np.asarray(corners, np.float32))
+    fitted = _fit_triangles(frame, np.asarray(matrix, np.float64))
+    return np.asarray(cv2.perspectiveTransform(canonical.reshape(-1, 1, 2), fitted).reshape(4, 2), np.float64)
 
 
 def _likely_radii(radii: FloatArray) -> list[float]:

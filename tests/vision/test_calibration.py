@@ -91,4 +91,3 @@ def test_a_checker_on_a_bare_place_is_named(seed: int, stray: int) -> None:
     frame, truth = synthetic.render(moved, rng, style=synthetic.Style.random(rng, hand=False))
     with pytest.raises(CalibrationError, match=f"point {stray} slot 1 shows a black checker"):
         calibrate(frame, truth.corners)
-
