@@ -275,6 +275,26 @@ def _board_model() -> np.ndarray:
 
 
 BOARD_MODEL = _board_model()
+#: Canonical px to the model's pixels.
+_TO_MODEL = np.array([[REFINE_SCALE, 0, FIT_MARGIN * REFINE_SCALE],
+                      [0, REFINE_SCALE, FIT_MARGIN * REFINE_SCALE], [0, 0, 1]])
+
+
+def _usable() -> np.ndarray:
+    """255 where the fit compares the frame with the model: not on the bar, whose width varies
+    between boards, nor on a start checker."""
+    height, width = BOARD_MODEL.shape
+    usable = np.full((height, width), 255, np.uint8)
+    bar_x0, _, bar_x1, _ = GEOMETRY.bar_box()
+    cv2.rectangle(usable, (int((bar_x0 + FIT_MARGIN - 20) * REFINE_SCALE), 0),
+                  (int((bar_x1 + FIT_MARGIN + 20) * REFINE_SCALE), height), 0, -1)
+    for x, y in np.concatenate(list(START_CENTRES.values())):
+        cv2.circle(usable, (round((x + FIT_MARGIN) * REFINE_SCALE), round((y + FIT_MARGIN) * REFINE_SCALE)),
+                   round((GEOMETRY.checker / 2 + 12) * REFINE_SCALE), 0, -1)
+    return usable
+
+
+FIT_USABLE = _usable()
 
 
 def _fit_triangles(frame: Image, matrix: FloatArray) -> FloatArray:
@@ -291,41 +311,33 @@ def _fit_triangles(frame: Image, matrix: FloatArray) -> FloatArray:
     or correlates worse than the start is ignored.
     """
     height, width = BOARD_MODEL.shape
-    to_model = np.array([[REFINE_SCALE, 0, FIT_MARGIN * REFINE_SCALE],
-                         [0, REFINE_SCALE, FIT_MARGIN * REFINE_SCALE], [0, 0, 1]])
-    upright = cv2.warpPerspective(frame, to_model @ np.linalg.inv(matrix), (width, height))
+    upright = cv2.warpPerspective(frame, _TO_MODEL @ np.linalg.inv(matrix), (width, height))
     lab = cv2.cvtColor(upright, cv2.COLOR_BGR2Lab).astype(np.float32)
-    usable = np.full((height, width), 255, np.uint8)
-    bar_x0, _, bar_x1, _ = GEOMETRY.bar_box()
-    cv2.rectangle(usable, (int((bar_x0 + FIT_MARGIN - 20) * REFINE_SCALE), 0),
-                  (int((bar_x1 + FIT_MARGIN + 20) * REFINE_SCALE), height), 0, -1)
-    for x, y in np.concatenate(list(START_CENTRES.values())):
-        cv2.circle(usable, (round((x + FIT_MARGIN) * REFINE_SCALE), round((y + FIT_MARGIN) * REFINE_SCALE)),
-                   round((GEOMETRY.checker / 2 + 12) * REFINE_SCALE), 0, -1)
     # Shade and light multiply the brightness: taken as a log and less its surroundings, a
     # shadow or a lamp's pool leaves the triangles' pattern as it was.
     lab[..., 0] = SHADE_WEIGHT * np.log(lab[..., 0] + 8)
     lab[..., 0] -= cv2.GaussianBlur(lab[..., 0], (0, 0), 2 * FIT_SIGMA)
-    wood = np.median(lab[(BOARD_MODEL == _WOOD) & (usable > 0)], axis=0)
+    wood = np.median(lab[(BOARD_MODEL == _WOOD) & (FIT_USABLE > 0)], axis=0)
     seen = cv2.GaussianBlur(np.linalg.norm(lab - wood, axis=2), (0, 0), 1.0)
     model = np.zeros_like(seen)
     for region in (*_DARK_OR_LIGHT, _WOOD, _FRAME):
         where = np.equal(BOARD_MODEL, region)
-        model[where] = np.median(seen[where & (usable > 0)])
+        model[where] = np.median(seen[where & (FIT_USABLE > 0)])
     # Only the edges are compared: what is left of a shadow's slow change is taken out of both.
     seen -= cv2.GaussianBlur(seen, (0, 0), FIT_SIGMA)
     model -= cv2.GaussianBlur(model, (0, 0), FIT_SIGMA)
     try:
-        before = cv2.computeECC(model, seen, usable)
+        before = cv2.computeECC(model, seen, FIT_USABLE)
         after, warp = cv2.findTransformECC(model, seen, np.eye(3, dtype=np.float32), cv2.MOTION_HOMOGRAPHY,
                                            (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 100, 1e-5),
-                                           usable, 5)
+                                           FIT_USABLE, 5)
     except cv2.error:
         return matrix  # ECC did not converge: the checkers' homography stands
     if not after > before:
         return matrix
     # The model's pixel x lies at warp(x) in the upright image, which the old homography maps on.
-    return np.asarray(matrix @ np.linalg.inv(to_model) @ np.asarray(warp, np.float64) @ to_model, np.float64)
+    correction = np.linalg.inv(_TO_MODEL) @ np.asarray(warp, np.float64) @ _TO_MODEL
+    return np.asarray(matrix @ correction, np.float64)
 
 
 def _better(best: tuple[int, FloatArray] | None, candidate: tuple[int, FloatArray]) -> tuple[int, FloatArray]:
