@@ -215,7 +215,8 @@ def recount(kinds: np.ndarray, certainty: np.ndarray, probabilities: np.ndarray,
     empty for certain (2 of the 240 frames of seeds 3,300,000 on).  There, too, a point read as
     one checker with no disc found is emptied: a lamp's glint on a bare triangle reads as an
     unsure checker, and over five unseen seed ranges 12 of the 14 such points were glints (the
-    other two, black checkers half behind the rim on black triangles)."""
+    other two, black checkers on black triangles whose rim the finder missed); on two more
+    ranges, looked at after, 7 of 8."""
     kinds = kinds.copy()
     recounted: dict[int, tuple[list[int], int]] = {}  # point -> its places, the colour it was read in
     left = {place // SLOTS + 1 for place in dice_at if place < BAR_START}
