@@ -224,7 +224,7 @@ def test_a_calibrated_read_recounts_a_point_read_empty_at_0_901() -> None:
 def test_a_calibrated_read_empties_a_lone_unsure_checker_with_no_disc() -> None:
     """A lamp's glint on a bare triangle reads as one checker, unsure, and no disc is there:
     of 14 such points over five unseen seed ranges (1,200 frames), 12 were glints.  Two checkers
-    or more with no disc found stay (all 8 such points held them), and so does a lone one in
+    or more with no disc found stay (all 10 such points held them), and so does a lone one in
     corners mode, whose places are not where a real board's checkers stand."""
     kinds = _kinds({7: [BLACK], 16: [WHITE, WHITE]})
     certainty = np.ones(len(PLACES))
