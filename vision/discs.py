@@ -237,13 +237,13 @@ def recount(kinds: np.ndarray, certainty: np.ndarray, probabilities: np.ndarray,
     found = discs(list(recounted))
     for point, (places, colour) in recounted.items():
         many = min(int(found.checkers[point - 1]), SLOTS)
-        if sure_empty is not None and not many and (kinds[places] != EMPTY).sum() == 1:
-            # A glint on a bare place, more often than a checker whose rim the finder missed.
-            kinds[places] = EMPTY
-            continue
         if sure_empty is not None:
-            # As many as were read, and one more for each next place not surely empty.
-            may_hold = int((kinds[places] != EMPTY).sum())
+            may_hold = int((kinds[places] != EMPTY).sum())  # as many as were read
+            if may_hold == 1 and not many:
+                # A glint on a bare place, more often than a checker whose rim the finder missed.
+                kinds[places] = EMPTY
+                continue
+            # And one more for each next place not surely empty.
             while may_hold < many and probabilities[places[may_hold], EMPTY] < sure_empty:
                 may_hold += 1
             many = min(many, may_hold)
