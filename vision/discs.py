@@ -193,7 +193,8 @@ def discs_per_point(view: Image, points: Iterable[int] = range(1, 25), *, base_e
 
 def recount(kinds: np.ndarray, certainty: np.ndarray, probabilities: np.ndarray,
             discs: Callable[[list[int]], Rows], unsure_below: float,
-            hint: float = HINT, dice_at: Iterable[int] = (), sure_empty: float | None = None) -> np.ndarray:
+            hint: float = HINT, dice_at: Iterable[int] = (), sure_empty: float | None = None,
+            rim_shows: np.ndarray | None = None) -> np.ndarray:
     """Every place's kind (128,), each point with a place less sure than ``unsure_below`` given
     as many checkers as the discs found on it (up to five: a second layer's discs hide under
     the first).  Their colour is the one the point was read in; a point read empty is recounted
@@ -216,7 +217,15 @@ def recount(kinds: np.ndarray, certainty: np.ndarray, probabilities: np.ndarray,
     one checker with no disc found is emptied: a lamp's glint on a bare triangle reads as an
     unsure checker, and over five unseen seed ranges 12 of the 14 such points were glints (the
     other two, black checkers on black triangles whose rim the finder missed); on two more
-    ranges, looked at after, 7 of 8."""
+    ranges, looked at after, 7 of 8.
+
+    With ``rim_shows`` ((3, 128) bool: whether a checker of each colour on each place stands out
+    from the bare place plainly enough for the finder to see its rim; corners mode), a point read
+    as one to four checkers with no disc found where a first checker's rim would show is emptied:
+    the drawn empty looks of a board with no calibration are off there, and the circle finder,
+    which finds nearly every checker in the real photos' rows, sees nothing.  Where the colours are
+    close (a black checker on a black triangle) a missed rim is no sign, and a full row of five
+    stays (the finder missed all five of a row under a glint)."""
     kinds = kinds.copy()
     recounted: dict[int, tuple[list[int], int]] = {}  # point -> its places, the colour it was read in
     left = {place // SLOTS + 1 for place in dice_at if place < BAR_START}
@@ -237,8 +246,12 @@ def recount(kinds: np.ndarray, certainty: np.ndarray, probabilities: np.ndarray,
     found = discs(list(recounted))
     for point, (places, colour) in recounted.items():
         many = min(int(found.checkers[point - 1]), SLOTS)
+        read = int((kinds[places] != EMPTY).sum())
+        if rim_shows is not None and not many and 0 < read < SLOTS and rim_shows[colour, places[0]]:
+            kinds[places] = EMPTY  # a rim would show, and none does
+            continue
         if sure_empty is not None:
-            may_hold = int((kinds[places] != EMPTY).sum())  # as many as were read
+            may_hold = read
             if may_hold == 1 and not many:
                 # A glint on a bare place, more often than a checker whose rim the finder missed.
                 kinds[places] = EMPTY

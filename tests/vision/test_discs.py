@@ -239,6 +239,30 @@ def test_a_calibrated_read_empties_a_lone_unsure_checker_with_no_disc() -> None:
     assert (corners == kinds).all()
 
 
+def test_corners_mode_empties_an_unsure_point_with_no_disc_where_a_rim_would_show() -> None:
+    """With no calibration a bare triangle unlike its drawn empty look reads as checkers, unsure;
+    where such checkers would stand out from it, the finder would see their rims, and finds none.
+    A black checker on a black triangle shows little rim, and a row of five is no phantom."""
+    kinds = _kinds({4: [WHITE, WHITE, WHITE], 10: [BLACK, BLACK], 15: [WHITE] * 5, 20: [WHITE], 22: [WHITE]})
+    certainty = np.ones(len(PLACES))
+    certainty[[place_index(point, 0) for point in (4, 10, 15, 22)]] = 0.7  # point 20 is read surely
+    probabilities = np.zeros((len(PLACES), 3))
+    rim_shows = np.ones((3, len(PLACES)), np.bool_)
+    rim_shows[EMPTY] = False
+    rim_shows[BLACK, [place_index(10, slot) for slot in range(SLOTS)]] = False
+    discs = np.zeros(24, np.int64)
+    discs[22 - 1] = 2
+    places = {point: [place_index(point, slot) for slot in range(SLOTS)] for point in (4, 10, 15, 20, 22)}
+    again = recount(kinds, certainty, probabilities, lambda points: _rows(discs), 0.95, rim_shows=rim_shows)
+    assert (again[places[4]] == EMPTY).all()
+    assert list(again[places[22]]) == [WHITE] * 2 + [EMPTY] * 3
+    for point in (10, 15, 20):
+        assert (again[places[point]] == kinds[places[point]]).all()
+    # Without `rim_shows` (a calibrated read) a point with no disc keeps its reading.
+    unchecked = recount(kinds, certainty, probabilities, lambda points: _rows(discs), 0.95)
+    assert (unchecked[places[4]] == kinds[places[4]]).all()
+
+
 def test_discs_are_only_looked_for_when_an_unsure_point_holds_checkers() -> None:
     kinds = _kinds({5: [WHITE, WHITE]})
     certainty = np.ones(len(PLACES))
