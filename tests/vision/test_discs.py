@@ -199,11 +199,30 @@ def test_a_calibrated_read_adds_no_disc_on_a_place_surely_empty() -> None:
     assert list(capped[[place_index(9, s) for s in range(SLOTS)]]) == [BLACK] * 2 + [EMPTY] * 3
     uncapped = recount(kinds, certainty, probabilities, lambda points: _rows(discs), 0.9)
     assert list(uncapped[[place_index(5, s) for s in range(SLOTS)]]) == [WHITE] * 2 + [EMPTY] * 3
-    # Fewer discs than checkers read still count down.
+    # Fewer discs than checkers read still count down where the places are unsure.
     kinds[place_index(5, 1)] = WHITE
+    certainty[place_index(5, 1)] = 0.6
     discs[5 - 1] = 1
     fewer = recount(kinds, certainty, probabilities, lambda points: _rows(discs), 0.9, sure_empty=0.99)
     assert list(fewer[[place_index(5, s) for s in range(SLOTS)]]) == [WHITE] + [EMPTY] * 4
+
+
+def test_a_calibrated_read_takes_no_checker_off_a_place_read_surely() -> None:
+    """A lamp's glints on a row of five black checkers: the model is sure of four places, the
+    finder sees two discs (game 1 of the referee bench).  The row reaches the furthest sure
+    place; an unsure place beyond it still counts down, and corners mode is unchanged."""
+    kinds = _kinds({1: [BLACK] * 5, 6: [WHITE] * 4})
+    certainty = np.ones(len(PLACES))
+    certainty[[place_index(1, 1), place_index(6, 3)]] = 0.76
+    probabilities = np.zeros((len(PLACES), 3))
+    probabilities[:, EMPTY] = 1.0
+    discs = np.zeros(24, np.int64)
+    discs[[1 - 1, 6 - 1]] = 2
+    again = recount(kinds, certainty, probabilities, lambda points: _rows(discs), 0.95, sure_empty=0.99)
+    assert list(again[[place_index(1, s) for s in range(SLOTS)]]) == [BLACK] * 5
+    assert list(again[[place_index(6, s) for s in range(SLOTS)]]) == [WHITE] * 3 + [EMPTY] * 2
+    corners = recount(kinds, certainty, probabilities, lambda points: _rows(discs), 0.95)
+    assert list(corners[[place_index(1, s) for s in range(SLOTS)]]) == [BLACK] * 2 + [EMPTY] * 3
 
 
 def test_a_calibrated_read_recounts_a_point_read_empty_at_0_901() -> None:
