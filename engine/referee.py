@@ -743,12 +743,18 @@ class Referee:
         signal: they played the dice as flat, so the roll is worked out as above and the new
         throw is then out of turn (void), not the throw asked for (game 16 of the referee
         bench, where a flat 1 was called cocked).  Without a legal play that fits, the new
-        throw is read as the roll as before."""
+        throw is read as the roll as before.  Nor is it a play when no checker is seen to land:
+        a board that has only lost some of ``player``'s checkers shows one lifted from the new
+        throw, as well as a play onto a point stacked past what the camera counts (game 15 of
+        the referee bench: after a cocked call, a checker lifted off 13 was taken for 13/6 onto
+        White's stacked 6-point, with the new 2-2 void, and every turn after differed from the board)."""
         game = self._match.game
         if game.announced is not None or game.chooser is not None:
             return False
         again = self._cocked_call is not None and _threw(fresh, player)
         if not (_threw(fresh, player.opponent) or again) or _fit(scene, game.position)[0]:
+            return False
+        if not _threw(fresh, player.opponent) and _only_left(scene, game.position, player):
             return False
         return self._infer_roll(self._match, player, scene, frame, out, by="inferred", read=self._cocked_call,
                                 rethrow=False)
@@ -1312,6 +1318,15 @@ def _moved_by(scene: Scene, position: Position, mover: Player) -> bool:
     hit = scene.bar[them] - position.bar[them]
     return 0 <= hit <= gone and scene.bar[mover] <= position.bar[mover] \
         and mine_seen + scene.bar[mover] <= mine_before + position.bar[mover]
+
+
+def _only_left(scene: Scene, position: Position, mover: Player) -> bool:
+    """Whether ``scene`` shows ``position`` with only some of ``mover``'s checkers gone from
+    their points: none of theirs more anywhere, the bar and the opponent's checkers as they were."""
+    sign = 1 if mover is Player.WHITE else -1
+    return scene.bar == position.bar and all(
+        seen == real or 0 <= sign * seen < sign * real
+        for seen, real in zip(scene.points, position.points, strict=True))
 
 
 def _threw(fresh: list[tuple[str, int, bool]], player: Player) -> bool:

@@ -608,6 +608,21 @@ def test_dice_called_cocked_that_the_players_take_as_flat() -> None:
         assert events[0]["dice"] == [6, 2] and events[0]["read"] == [6, 2]
         assert events[2]["player"] == throw[0][0] and referee.match.game.turn is Player.BLACK
         _assert_journal_replays(referee, 2)
+    # Thrown again over a board that only lost a checker of White's: one lifted from the new
+    # throw, not a play of the dice called cocked, though 13/6 onto a point stacked past what
+    # the camera counts would fit it (game 15 of the referee bench).
+    referee, _ = _opened()
+    start = Position.start()
+    referee._match = _at(referee.match, start, Player.WHITE)
+    assert [e.type for e in referee.see(Scene.of(start, dice=(("white", 4, True), ("white", 3, False))))] \
+        == ["reroll"]
+    lifted = _moved(start, {12: -1})  # White's 13-point is point 12
+    throw = (("white", 2, False), ("white", 2, False))
+    events = referee.see(Scene(lifted.points, lifted.bar, throw, stacked=(19,)))
+    assert [(e.type, e["dice"]) for e in events] == [("roll", [2, 2])]
+    played = legal_plays(start, Player.WHITE, Roll(2, 2)).parse("13/11(2) 6/4(2)").result
+    events = referee.see(Scene.of(played))
+    assert [(e.type, e.details.get("move")) for e in events] == [("accepted", "13/11(2) 6/4(2)")]
     # Thrown again over the board as it was: that is the throw asked for.
     referee, position = _on_the_bar(2)
     referee.see(Scene.of(position, dice=called))
