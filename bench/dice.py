@@ -258,6 +258,9 @@ def score_games(work: Path) -> dict[str, int]:
             if event.type == "reroll":
                 counts["cocked rolls"] += 1
                 counts["cocked rolls flagged"] += called
+                if not called:
+                    print(f"  {folder.name} {event.frame}: {event['player']} cocked roll {event['dice']} "
+                          f"not flagged, read {sorted((d.value, round(d.confidence, 2)) for d in mine)}")
                 continue
             want = sorted(event["dice"])
             flat = [d.value for d in mine if not d.cocked]
