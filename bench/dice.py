@@ -221,6 +221,9 @@ def score_synthetic(frames: int, size: tuple[int, int], models: Path, config: Di
                     hit and hit.value == die.value and not hit.cocked and hit.colour.value == want
                 )
         false += len(found)
+        for d in found:
+            print(f"  seed {seed}: a {d.colour.value} {d.value} where there is no die, at "
+                  f"{tuple(round(c) for c in d.centre)}")
     return {
         "frames": frames,
         "flat": flat,

@@ -153,6 +153,7 @@ FIXTURES = Path(__file__).parent / "data" / "dice"
 FLAT_BY_A_STRIPE = (("flat-1-by-a-dark-point.png", (51.9, 51.87, 34.56), 1),  # game 16, frame 477
                     ("flat-3-on-a-pale-point.png", (53.01, 53.21, 35.2), 3))  # game 1, frame 98
 COCKED_ON_A_CHECKER = ("cocked-on-a-checker.png", (52.92, 53.29, 35.28))  # game 16, frame 476
+FAINT_OFF_ITS_PLACE = ("faint-2-on-a-pale-point.png", (63.51, 63.93, 33.21), 2)  # game 15, frame 105
 
 
 def test_a_flat_die_by_a_stripe_of_the_board_is_not_called_cocked() -> None:
@@ -180,6 +181,23 @@ def test_a_flat_die_by_a_stripe_of_the_board_is_not_called_cocked() -> None:
     assert _face(p[0], config)[1]
     confirm_cocked(crop, {0: place}, p, config)
     assert _face(p[0], config)[1]
+
+
+def test_a_die_read_faintly_half_a_side_off_is_looked_for_and_found() -> None:
+    """A white 2 on a pale point, its detected place half a side off: read there it is under
+    `min_read` a die (it was dropped, and the referee saw the throw only with a checker lifted).
+    It is faint enough to be looked for (`search_min`), and where the search puts it, it reads
+    as a flat 2 surely enough to count (`search_read`)."""
+    from vision.dice import NOT_A_DIE, DiceConfig, _face, centre_on_dice, read_places
+
+    config = DiceConfig(two_colours=True)
+    name, place, value = FAINT_OFF_ITS_PLACE
+    crop = cv2.imread(str(FIXTURES / name))
+    _, p = read_places(crop, [place], config)
+    assert config.search_min <= 1.0 - p[0, NOT_A_DIE] < config.min_read
+    (moved,) = centre_on_dice(crop, [place], config)
+    _, p = read_places(crop, [moved], config)
+    assert 1.0 - p[0, NOT_A_DIE] >= config.search_read and _face(p[0], config) == (value, False)
 
 
 def test_crop_is_square_round_the_centre() -> None:
