@@ -2,6 +2,7 @@
 
     python bench/dice.py                                  # the shipped networks, every photo
     python bench/dice.py --models /tmp/dice --folds 5     # held-out folds from tools/train_dice.py
+    python bench/dice.py --crop 32 --synthetic 0          # the photos read by the board's reader
     python bench/dice.py --synthetic 0 --games DIR        # every roll of bench/referee.py's kept games
     python bench/dice.py --synthetic 30 --runtimes        # ONNX Runtime against OpenCV's dnn, timed
     python bench/dice.py --synthetic 30 --view            # the detector on the board's view or box, timed
@@ -43,7 +44,10 @@ from engine.events import Event
 from engine.player import Player
 from vision import synthetic
 from vision.dice import (
+    CROP,
     DATA,
+    PHOTO_CROP,
+    READERS,
     CubeOnBoard,
     DiceConfig,
     Die,
@@ -128,7 +132,7 @@ def score(photos: Path, models_for: dict[int, Path], folds: int, config: DiceCon
             confusions.append(
                 f"{name}: a die where there is none at {tuple(round(c) for c in d.centre)}"
             )
-        crops = np.stack([crop_die(image, (cx, cy), size) for cx, cy, size, _ in truth])
+        crops = np.stack([crop_die(image, (cx, cy), size, config.crop) for cx, cy, size, _ in truth])
         values = read_crops(crops, models, config.mirrored)[:, 1:7].argmax(axis=1) + 1
         boxes_right += int(sum(int(v) == t[3] for v, t in zip(values, truth, strict=True)))
     for line in confusions:
@@ -284,6 +288,8 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--photos", type=Path, default=PHOTOS)
+    parser.add_argument("--crop", type=int, choices=sorted(READERS), default=PHOTO_CROP,
+                        help=f"the reader the photos are read with, by its input side ({CROP}: the board's)")
     parser.add_argument("--models", type=Path, default=DATA)
     parser.add_argument("--folds", type=int, default=0, help="score held-out folds fold0..fold{K-1}")
     parser.add_argument("--only-fold", type=int, help="with --folds: score that fold's photos only")
@@ -333,7 +339,7 @@ def main(argv: list[str] | None = None) -> int:
         spans = tuple(float(k) for k in args.spans.split(","))
     except ValueError:
         parser.error(f"--spans {args.spans}: want numbers separated by commas, like 1,1.15")
-    config = DiceConfig(mirrored=not args.no_mirror, spans=spans)
+    config = DiceConfig(mirrored=not args.no_mirror, spans=spans, crop=args.crop)
     result = score(args.photos, models_for, max(1, args.folds), config, args.corrected)
     kind = f"held-out, {args.folds} folds" if args.folds else "shipped networks, photos seen in training"
     labels = "corrected labels" if args.corrected else "labels as published"

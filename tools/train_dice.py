@@ -28,6 +28,14 @@ it was not shipped (docs/dice.md):
     cp /tmp/v5/*.onnx vision/data/   # --games reads through `pipgammon read`'s own path
     python bench/dice.py --synthetic 0 --games DIR     # DIR: from bench/referee.py --keep DIR
 
+Round v6 is the photos' reader (`vision.dice.PHOTO_CROP`, 48 × 48 crops; the board keeps v4's
+32 × 32 reader): v4's recipe at ``--crop 48``, its decoys mined by v4's networks (29 minutes
+with two threads on a busy 2-core machine):
+
+    mkdir -p /tmp/v6 && cp /tmp/v4/dice_detector.onnx /tmp/v6/
+    python tools/train_dice.py --ship --reader-only --boards 400 --reader-steps 6000 --decoys /tmp/v4 \
+        --as-published --reader-widths 16,32,48,64 --cocked-jitter 0.08 --threads 2 --crop 48 --out /tmp/v6
+
 The held-out figures of docs/dice.md come from the v5 reader's recipe without fold 0's photos,
 beside v4's detector (which saw them: only the reader is held out), and the same for the v2
 reader's recipe to compare:
@@ -79,7 +87,8 @@ from vision.dice import (
     CUBE,
     DATA,
     DETECTOR_FILE,
-    READER_FILE,
+    PHOTO_CROP,
+    READERS,
     STRIDE,
     DiceConfig,
     crop_die,
@@ -103,7 +112,8 @@ def mine_decoys(photos: list[Photo], models: Path) -> int:
     """Fill each photo's `decoys` with the false detections of the networks in ``models``."""
     count = 0
     for photo in photos:
-        for die in find_dice(photo.image, DiceConfig(min_score=0.2, min_read=0.0), models):
+        # (Read by the board's reader, the one every round's folder has.)
+        for die in find_dice(photo.image, DiceConfig(min_score=0.2, min_read=0.0, crop=CROP), models):
             x, y = die.centre
             if all(math.hypot(x - cx, y - cy) > 0.6 * size for cx, cy, size, _ in photo.dice):
                 photo.decoys.append((x, y, die.box[2] - die.box[0]))
@@ -251,7 +261,7 @@ def detector_sample(
 
 
 def reader_sample(photo: Photo, rng: np.random.Generator,
-                  cocked_jitter: float = 0.08) -> tuple[np.ndarray, int]:
+                  cocked_jitter: float = 0.08, crop_side: int = CROP) -> tuple[np.ndarray, int]:
     """A reader crop: a die, jittered as a detector would place it, or (one time in five) not a die.
 
     The centre is jittered by 0.08 die sizes (one standard deviation), a cocked die's by
@@ -273,7 +283,7 @@ def reader_sample(photo: Photo, rng: np.random.Generator,
             h, w = image.shape[:2]
             cx, cy = rng.uniform(0, w), rng.uniform(0, h)
         if any(math.hypot(cx - x, cy - y) < 0.6 * s for x, y, s, _ in photo.dice):
-            return reader_sample(photo, rng, cocked_jitter)
+            return reader_sample(photo, rng, cocked_jitter, crop_side)
         value = 0
     else:
         spread = cocked_jitter if value == COCKED else 0.08
@@ -285,7 +295,7 @@ def reader_sample(photo: Photo, rng: np.random.Generator,
     local = cv2.getRectSubPix(image, (side, side), (cx, cy))
     rot = cv2.getRotationMatrix2D(((side - 1) / 2, (side - 1) / 2), rng.uniform(0, 360), 1.0)
     turned = cv2.warpAffine(local, rot, (side, side), borderMode=cv2.BORDER_REFLECT)
-    crop = colour_jitter(crop_die(turned, ((side - 1) / 2, (side - 1) / 2), size), rng)
+    crop = colour_jitter(crop_die(turned, ((side - 1) / 2, (side - 1) / 2), size, crop_side), rng)
     if value < CUBE:  # a die's faces read the same mirrored and in either polarity; numbers do not
         if rng.random() < 0.5:
             crop = crop[:, ::-1]
@@ -424,7 +434,8 @@ def learn(opt: torch.optim.Optimizer, sched: torch.optim.lr_scheduler.LRSchedule
 
 
 def train_reader(photos: list[Photo], thrown: list[Photo], steps: int, seed: int,
-                 widths: tuple[int, int, int, int] = READER_WIDTHS, cocked_jitter: float = 0.08) -> Reader:
+                 widths: tuple[int, int, int, int] = READER_WIDTHS, cocked_jitter: float = 0.08,
+                 crop_side: int = CROP) -> Reader:
     """Six crops in ten from the real photos, four from dice thrown on synthetic boards
     (the only source of cocked dice)."""
     rng = np.random.default_rng(seed)
@@ -442,6 +453,7 @@ def train_reader(photos: list[Photo], thrown: list[Photo], steps: int, seed: int
                 else thrown[rng.integers(len(thrown))],
                 rng,
                 cocked_jitter,
+                crop_side,
             )
             for _ in range(64)
         ]
@@ -499,6 +511,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cocked-jitter", type=float, default=0.2,
                         help="the spread of a cocked die's centre in reader crops, in die sizes")
     parser.add_argument("--threads", type=int, default=1, help="torch threads")
+    parser.add_argument("--crop", type=int, choices=sorted(READERS), default=CROP,
+                        help=f"the reader's input side: {CROP} the board's reader, {PHOTO_CROP} the photos'")
     parser.add_argument("--cocked-share", type=float, default=0.25,
                         help="share of the dice thrown on synthetic boards that land cocked")
     parser.add_argument(
@@ -533,8 +547,8 @@ def main(argv: list[str] | None = None) -> int:
             detector = train_detector(train, bare, thrown, args.detector_steps, seed)
             export(detector, folder / DETECTOR_FILE, 256)
         reader = train_reader(train, thrown, args.reader_steps, seed + 100,
-                              args.reader_widths, args.cocked_jitter)
-        export(reader, folder / READER_FILE, CROP)
+                              args.reader_widths, args.cocked_jitter, args.crop)
+        export(reader, folder / READERS[args.crop], args.crop)
         print(f"wrote {folder} ({time.perf_counter() - started:.0f} s)", flush=True)
     return 0
 

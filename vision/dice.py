@@ -9,9 +9,10 @@ PyTorch at run time):
   outputs, every `STRIDE` pixels, how likely a die's centre is there, the sub-cell
   offset of that centre and the die's size (CenterNet's idea: no anchors, no boxes to
   merge, touching dice stay apart because their centres do);
-- the *reader* sees one `CROP` × `CROP` patch cut square round each centre from the
-  full-resolution frame, turned to no particular angle, and says 1..6, "cocked", one of
-  the cube's faces, or "not a die".  A cocked die shows a foreshortened top face beside a
+- the *reader* sees one square patch cut round each centre from the full-resolution
+  frame (`PHOTO_CROP` px a side in a photo, `CROP` on a board: a network for each),
+  turned to no particular angle, and says 1..6, "cocked", one of the cube's faces, or
+  "not a die".  A cocked die shows a foreshortened top face beside a
   second face; the rulebook has such a roll thrown again, so its value is reported but
   not trusted.  Each patch is read in its eight quarter turns and mirror images
   (`read_crops`), since a die's value does not depend on how it lies.
@@ -41,6 +42,7 @@ from vision.view import board_matrix, canonical, on_board_units, warp_matrix
 DATA = Path(__file__).parent / "data"
 DETECTOR_FILE = "dice_detector.onnx"
 READER_FILE = "dice_reader.onnx"
+PHOTO_READER_FILE = "dice_reader_48.onnx"
 
 # The detector runs at the frame's own resolution up to this long side: dice on a board
 # seen whole by a 1280 x 960 camera are only about 20-25 px across, and it was trained
@@ -48,7 +50,11 @@ READER_FILE = "dice_reader.onnx"
 DETECT_SIDE = 1280
 STRIDE = 8  # detector output cell, in detector-input pixels (the network halves the frame three times)
 BOARD_DIE = 20.0  # px a die is scaled to on a board (chosen on seeds 5,000,000+, not the bench's)
-CROP = 32  # the reader's input side: a 20 px die at 1.4 spans keeps its own resolution
+CROP = 32  # the board reader's input side: a 20 px die at 1.4 spans keeps its own resolution
+#: The photo reader's: a photo's dice are 33 to 110 px, and at 32 px their pips lost detail.
+PHOTO_CROP = 48
+#: Each reader's network, by its input side.
+READERS = {CROP: READER_FILE, PHOTO_CROP: PHOTO_READER_FILE}
 CROP_SPAN = 1.4  # the crop covers this many die sizes: the whole die and a rim of its surroundings
 NOT_A_DIE = 0  # reader class 0; classes 1..6 are the values
 COCKED = 7  # reader class 7: a die tilted on a checker or the rim, whatever its top face shows
@@ -80,6 +86,12 @@ class DiceConfig:
     """The tunables of `find_dice`, in one place."""
 
     min_score: float = 0.3  # detector centre probability to consider a place
+    #: The reader's input side, which picks its network (`READERS`).  Read at 48 px instead of 32,
+    #: held-out real photos read about a point more values right; but on the board, where a die is
+    #: about 20 px, a 48-px reader flagged fewer cocked dice (docs/dice.md), so `on_board` reads at
+    #: `board_crop`.
+    crop: int = PHOTO_CROP
+    board_crop: int = CROP
     min_read: float = 0.5  # reader probability that the crop is a die or the cube at all
     # A die is cocked when the reader's "cocked" is at least this share of its likeliest value.
     cocked_odds: float = 2.0
@@ -327,14 +339,14 @@ def _clockwise(quad: np.ndarray) -> bool:
     return bool((x * np.roll(y, -1) - np.roll(x, -1) * y).sum() > 0)
 
 
-def crop_die(frame: np.ndarray, centre: tuple[float, float], size: float) -> np.ndarray:
-    """A `CROP` × `CROP` patch of ``frame`` covering ``CROP_SPAN × size`` round ``centre``."""
-    k = CROP / (CROP_SPAN * size)
-    m = np.array([[k, 0, CROP / 2 - k * centre[0]], [0, k, CROP / 2 - k * centre[1]]], np.float64)
+def crop_die(frame: np.ndarray, centre: tuple[float, float], size: float, side: int = CROP) -> np.ndarray:
+    """A ``side`` × ``side`` patch of ``frame`` covering ``CROP_SPAN × size`` round ``centre``."""
+    k = side / (CROP_SPAN * size)
+    m = np.array([[k, 0, side / 2 - k * centre[0]], [0, k, side / 2 - k * centre[1]]], np.float64)
     return cv2.warpAffine(
         frame,
         m,
-        (CROP, CROP),
+        (side, side),
         flags=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_REPLICATE,
     )
@@ -359,8 +371,9 @@ def decode_centres(out: np.ndarray, min_score: float) -> list[tuple[float, float
 
 def face_colour(crop: np.ndarray, config: DiceConfig) -> DieColour:
     """The face's colour from the middle of a reader crop (the die fills 1 / `CROP_SPAN` of it)."""
-    inner = round(CROP / CROP_SPAN * 0.35)
-    middle = crop[CROP // 2 - inner : CROP // 2 + inner, CROP // 2 - inner : CROP // 2 + inner]
+    side = crop.shape[0]
+    inner = round(side / CROP_SPAN * 0.35)
+    middle = crop[side // 2 - inner : side // 2 + inner, side // 2 - inner : side // 2 + inner]
     hsv = cv2.cvtColor(middle, cv2.COLOR_BGR2HSV).reshape(-1, 3)
     _, s, v = np.median(hsv, axis=0)
     if config.two_colours:
@@ -393,7 +406,8 @@ def dihedral(crops: np.ndarray, mirrored: bool = True, turns: int = 4) -> np.nda
 
 
 def read_crops(crops: np.ndarray, models: Path = DATA, mirrored: bool = True) -> np.ndarray:
-    """Reader probabilities (N, `CLASSES`) for crops (N, CROP, CROP, 3): `NOT_A_DIE`, 1..6,
+    """Reader probabilities (N, `CLASSES`) for square crops (N, side, side, 3), read by the reader of
+    that side (`READERS`): `NOT_A_DIE`, 1..6,
     `COCKED`, then the cube's faces from `CUBE`.
 
     Each crop is read in its eight quarter turns and mirror images, and the log-probabilities
@@ -410,7 +424,10 @@ def mean_log_probabilities(crops: np.ndarray, models: Path = DATA, mirrored: boo
     """`read_crops` before the last normalisation: the views' mean log-probabilities (N, `CLASSES`),
     over the first ``turns`` quarter turns (and their mirror images)."""
     views = 2 * turns if mirrored else turns
-    logits = _net(models / READER_FILE, runtime)(normalise(dihedral(crops, mirrored, turns)))
+    side = crops.shape[1]
+    if side not in READERS:
+        raise ValueError(f"no dice reader reads {side}-px crops: the readers read {sorted(READERS)} px")
+    logits = _net(models / READERS[side], runtime)(normalise(dihedral(crops, mirrored, turns)))
     logits = logits.astype(np.float64).reshape(views, len(crops), -1)
     if logits.shape[2] < CLASSES:  # a reader trained before the cocked or cube classes
         logits = np.pad(logits, ((0, 0), (0, 0), (0, CLASSES - logits.shape[2])), constant_values=-1e9)
@@ -440,13 +457,14 @@ def read_places(frame: np.ndarray, places: list[Place], config: DiceConfig,
     The cube's faces are taken from the first span only: the spans are for dice (a cocked die's
     second face), and averaging the cube's faces over them too read a centred 64 as a 4 on the
     bench (seed 3,000,022)."""
-    spans = [np.stack([crop_die(frame, (x, y), k * size) for x, y, size in places]) for k in config.spans]
+    spans = [np.stack([crop_die(frame, (x, y), k * size, config.crop) for x, y, size in places])
+             for k in config.spans]
     logp = mean_log_probabilities(np.concatenate(spans), models, config.mirrored, turns, config.runtime)
     logp = logp.reshape(len(spans), len(places), -1)
     probabilities = softmax(np.concatenate([logp[:, :, :CUBE].mean(axis=0), logp[0, :, CUBE:]], axis=1))
     if config.spans[0] == 1.0:
         return spans[0], probabilities
-    return np.stack([crop_die(frame, (x, y), size) for x, y, size in places]), probabilities
+    return np.stack([crop_die(frame, (x, y), size, config.crop) for x, y, size in places]), probabilities
 
 
 def centre_on_dice(frame: np.ndarray, places: list[Place], config: DiceConfig,
@@ -652,7 +670,8 @@ def on_board(frame: np.ndarray, corners: np.ndarray, config: DiceConfig = DiceCo
     found is one of the two (`DiceConfig.two_colours`).
     """
     scale = min(1.0, config.board_die / BoardGeometry().die_pixels(corners)[1])
-    config = replace(config, two_colours=True, min_score=min(config.min_score, config.board_min_score))
+    config = replace(config, two_colours=True, min_score=min(config.min_score, config.board_min_score),
+                     crop=config.board_crop)
     if config.on_view and view is None:
         view = canonical(frame, corners)
     looked_at = board_detector_input(frame, corners, scale, view if config.on_view else None)

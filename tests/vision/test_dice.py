@@ -22,6 +22,8 @@ from vision import synthetic
 from vision.dice import (
     CROP,
     CUBE,
+    PHOTO_CROP,
+    READERS,
     STRIDE,
     DieColour,
     crop_die,
@@ -126,7 +128,7 @@ def test_a_die_is_read_where_it_lies_not_where_the_detector_guessed() -> None:
     is not looked round."""
     from vision.dice import DiceConfig, _doubtful, centre_on_dice, read_places
 
-    config = DiceConfig(two_colours=True)
+    config = DiceConfig(two_colours=True, crop=CROP)  # the board's reader
     spec = DieSpec(2, Player.BLACK)
     for seed in range(3):
         rng = random.Random(40 + seed)
@@ -163,7 +165,7 @@ def test_a_flat_die_by_a_stripe_of_the_board_is_not_called_cocked() -> None:
     stays cocked."""
     from vision.dice import COCKED, DiceConfig, _face, confirm_cocked, read_places
 
-    config = DiceConfig(two_colours=True)
+    config = DiceConfig(two_colours=True, crop=CROP)  # the board's reader
     for name, place, value in FLAT_BY_A_STRIPE:
         crop = cv2.imread(str(FIXTURES / name))
         _, p = read_places(crop, [place], config)
@@ -190,7 +192,7 @@ def test_a_die_read_faintly_half_a_side_off_is_looked_for_and_found() -> None:
     as a flat 2 surely enough to count (`search_read`)."""
     from vision.dice import NOT_A_DIE, DiceConfig, _face, centre_on_dice, read_places
 
-    config = DiceConfig(two_colours=True)
+    config = DiceConfig(two_colours=True, crop=CROP)  # the board's reader
     name, place, value = FAINT_OFF_ITS_PLACE
     crop = cv2.imread(str(FIXTURES / name))
     _, p = read_places(crop, [place], config)
@@ -200,14 +202,22 @@ def test_a_die_read_faintly_half_a_side_off_is_looked_for_and_found() -> None:
     assert 1.0 - p[0, NOT_A_DIE] >= config.search_read and _face(p[0], config) == (value, False)
 
 
-def test_crop_is_square_round_the_centre() -> None:
+@pytest.mark.parametrize("side", sorted(READERS))
+def test_crop_is_square_round_the_centre(side: int) -> None:
     image = np.zeros((200, 300, 3), np.uint8)
     cv2.rectangle(image, (100, 50), (139, 89), (255, 255, 255), -1)  # a 40 px square at (119.5, 69.5)
-    crop = crop_die(image, (119.5, 69.5), 40)
-    assert crop.shape == (CROP, CROP, 3)
+    crop = crop_die(image, (119.5, 69.5), 40, side)
+    assert crop.shape == (side, side, 3)
     bright = np.argwhere(crop[..., 0] > 128)
-    assert abs(bright.mean(axis=0) - (CROP - 1) / 2).max() < 1.0
-    assert 0.45 < len(bright) / CROP**2 < 0.58  # 1 / CROP_SPAN² of the crop
+    assert abs(bright.mean(axis=0) - (side - 1) / 2).max() < 1.0
+    assert 0.45 < len(bright) / side**2 < 0.58  # 1 / CROP_SPAN² of the crop
+
+
+def test_a_crop_no_reader_reads_is_refused_by_its_side() -> None:
+    from vision.dice import mean_log_probabilities
+
+    with pytest.raises(ValueError, match="no dice reader reads 40-px crops"):
+        mean_log_probabilities(np.zeros((1, 40, 40, 3), np.uint8))
 
 
 def test_decoding_keeps_touching_centres_apart() -> None:
@@ -259,7 +269,7 @@ def test_places_are_sorted_at_a_dice_size_and_only_dice_and_the_cube_read_again(
     from vision.dice import NOT_A_DIE, DiceConfig, _sort_places, local_die_sides
 
     setup = setup_factory(31)
-    config = DiceConfig(two_colours=True)
+    config = DiceConfig(two_colours=True, crop=CROP)  # the board's reader
     corners = setup.calibration.corners
     middle = np.mean(corners, axis=0)
 
@@ -368,18 +378,20 @@ def test_dice_that_cannot_lie_on_the_board_at_once_are_dropped_surest_first() ->
     assert physical([die(200, 200, DieColour.WHITE, 0.9)], cube, corners) == ()
 
 
-def real_die_crops() -> np.ndarray:
+def real_die_crops(side: int = CROP) -> np.ndarray:
     """Reader crops of the labelled dice of a few real photos."""
     photos = labelled(every=50)
-    return np.stack([crop_die(image, (cx, cy), size) for image, truth in photos for cx, cy, size, _ in truth])
+    return np.stack([crop_die(image, (cx, cy), size, side) for image, truth in photos
+                     for cx, cy, size, _ in truth])
 
 
-def test_a_die_reads_the_same_turned_or_mirrored() -> None:
+@pytest.mark.parametrize("side", sorted(READERS))
+def test_a_die_reads_the_same_turned_or_mirrored(side: int) -> None:
     """The reader averages a crop's eight quarter turns and mirror images, so a die's reading
     cannot depend on how it lies; the cube's faces (numerals have a handedness) only on its turns."""
     from vision.dice import CUBE, mean_log_probabilities, read_crops
 
-    crops = real_die_crops()
+    crops = real_die_crops(side)
     assert len(crops) > 20
     turned = np.ascontiguousarray(np.rot90(crops, 1, axes=(1, 2)))
     mirrored = np.ascontiguousarray(crops[:, :, ::-1])
@@ -410,7 +422,8 @@ def test_both_runtimes_run_the_networks_alike() -> None:
     from vision.dice import DATA, DETECTOR_FILE, READER_FILE, _net
 
     rng = np.random.default_rng(7)
-    for name, shape in ((READER_FILE, (6, 3, CROP, CROP)), (DETECTOR_FILE, (1, 3, 8 * STRIDE, 12 * STRIDE))):
+    shapes = [(name, (6, 3, side, side)) for side, name in READERS.items()]
+    for name, shape in (*shapes, (DETECTOR_FILE, (1, 3, 8 * STRIDE, 12 * STRIDE))):
         batch = rng.uniform(-0.5, 0.5, shape).astype(np.float32)
         fast, stand_in = _net(DATA / name, "onnxruntime")(batch), _net(DATA / name, "opencv")(batch)
         assert fast.shape == stand_in.shape and fast.size >= 6 * 14
@@ -427,10 +440,11 @@ def test_a_die_read_at_two_spans_keeps_the_cube_from_the_first() -> None:
     image, truth = labelled(every=50)[0]
     places = [(cx, cy, size) for cx, cy, size, _ in truth]
     crops, one = read_places(image, places, DiceConfig())
-    assert crops.shape == (len(places), CROP, CROP, 3)
+    assert crops.shape == (len(places), PHOTO_CROP, PHOTO_CROP, 3)
     np.testing.assert_allclose(one, softmax(mean_log_probabilities(crops)), atol=1e-9)
     _, two = read_places(image, places, DiceConfig(spans=(1.0, 1.3)))
-    wide = mean_log_probabilities(np.stack([crop_die(image, (x, y), 1.3 * s) for x, y, s in places]))
+    wide = mean_log_probabilities(np.stack([crop_die(image, (x, y), 1.3 * s, PHOTO_CROP)
+                                            for x, y, s in places]))
     narrow = mean_log_probabilities(crops)
     want = softmax(np.concatenate([(narrow[:, :CUBE] + wide[:, :CUBE]) / 2, narrow[:, CUBE:]], axis=1))
     np.testing.assert_allclose(two, want, atol=1e-9)
