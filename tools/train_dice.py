@@ -28,13 +28,15 @@ it was not shipped (docs/dice.md):
     cp /tmp/v5/*.onnx vision/data/   # --games reads through `pipgammon read`'s own path
     python bench/dice.py --synthetic 0 --games DIR     # DIR: from bench/referee.py --keep DIR
 
-Round v6 is the photos' reader (`vision.dice.PHOTO_CROP`, 48 × 48 crops; the board keeps v4's
-32 × 32 reader): v4's recipe at ``--crop 48``, its decoys mined by v4's networks (29 minutes
-with two threads on a busy 2-core machine):
+Round v7 is the photos' reader (`vision.dice.PHOTO_CROP`, 48 × 48 crops; the board keeps v4's
+32 × 32 reader): v4's recipe at ``--crop 48``, its decoys mined by v4's networks at their own
+32 px (25 minutes with two threads on a busy 2-core machine; v6, whose decoys were mined at 48 px,
+read dice on checkers: docs/dice.md):
 
-    mkdir -p /tmp/v6 && cp /tmp/v4/dice_detector.onnx /tmp/v6/
+    mkdir -p /tmp/v7 && cp /tmp/v4/dice_detector.onnx /tmp/v7/
     python tools/train_dice.py --ship --reader-only --boards 400 --reader-steps 6000 --decoys /tmp/v4 \
-        --as-published --reader-widths 16,32,48,64 --cocked-jitter 0.08 --threads 2 --crop 48 --out /tmp/v6
+        --as-published --reader-widths 16,32,48,64 --cocked-jitter 0.08 --threads 2 --crop 48 --out /tmp/v7
+    # held out: the same with --only-fold K --boards 150 --threads 1 --out /tmp/folds7
 
 The held-out figures of docs/dice.md come from the v5 reader's recipe without fold 0's photos,
 beside v4's detector (which saw them: only the reader is held out), and the same for the v2

@@ -407,8 +407,7 @@ def dihedral(crops: np.ndarray, mirrored: bool = True, turns: int = 4) -> np.nda
 
 def read_crops(crops: np.ndarray, models: Path = DATA, mirrored: bool = True) -> np.ndarray:
     """Reader probabilities (N, `CLASSES`) for square crops (N, side, side, 3), read by the reader of
-    that side (`READERS`): `NOT_A_DIE`, 1..6,
-    `COCKED`, then the cube's faces from `CUBE`.
+    that side (`READERS`): `NOT_A_DIE`, 1..6, `COCKED`, then the cube's faces from `CUBE`.
 
     Each crop is read in its eight quarter turns and mirror images, and the log-probabilities
     averaged: a die has no up and no handedness that matters (its value is the same in all
