@@ -599,8 +599,8 @@ def find_objects(frame: np.ndarray, config: DiceConfig = DiceConfig(), models: P
             # throw only with a checker already lifted (game 15 of the referee bench).  Found, it
             # read 0.90; the best place round a light gap between two black checkers (tuning
             # board 5,000,014), 0.55.
-            seen = 1.0 - probabilities[dice_like, NOT_A_DIE]
-            faint = {k for k, p in enumerate(seen) if config.search_min <= p < config.min_read}
+            faint = {k for k, i in enumerate(dice_like)
+                     if config.search_min <= 1.0 - probabilities[i, NOT_A_DIE] < config.min_read}
             doubtful = [k for k, i in enumerate(dice_like)
                         if k in faint or _doubtful(probabilities[i], config)]
             found = centre_on_dice(frame, [guessed[k] for k in doubtful], config, models)
