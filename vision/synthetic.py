@@ -38,6 +38,8 @@ WHITE_CHECKERS: tuple[BGR, ...] = ((225, 235, 240), (200, 225, 235), (185, 215, 
 BLACK_CHECKERS: tuple[BGR, ...] = ((35, 35, 40), (25, 30, 45), (50, 45, 40), (20, 20, 25))
 TABLES: tuple[BGR, ...] = ((70, 90, 110), (150, 150, 150), (40, 50, 60), (110, 140, 170), (200, 200, 190))
 SKIN: tuple[BGR, ...] = ((120, 160, 220), (90, 130, 190), (60, 90, 140), (140, 175, 225))
+#: Sleeves: navy, grey, pink, white and burgundy, as on the real photos' players.
+SLEEVES: tuple[BGR, ...] = ((90, 50, 30), (60, 60, 60), (170, 140, 230), (220, 220, 215), (40, 40, 120))
 
 
 @dataclass(frozen=True, slots=True)
@@ -575,20 +577,100 @@ def _glare(shape: tuple[int, int], centre: tuple[int, int], axes: tuple[int, int
 
 
 def _hand(image: Image, style: Style, area: FloatArray, rng: random.Random) -> tuple[bool, Image]:
-    """An arm from a frame edge reaching over the board: whether it covers the playing area, and where."""
+    """An arm from a frame edge reaching over the board, with a hand at its end: whether it
+    covers the playing area, and where (the mask of hand and arm).
+
+    The hand has a palm, four fingers, a thumb, creases where the fingers touch, a rounded
+    shading and a shadow on the board; the arm is bare or in a sleeve.  A flat blob of skin
+    colour taught the checker reader's *covered* class, but a palm detector trained on real
+    hands (`vision.hands`) sees about half of these hands and no such blob.  The shape is
+    drawn from a generator seeded by the arm's own draws, so every other draw of the frame's
+    generator, and so every seeded benchmark frame without a hand, is as before."""
     height, width = image.shape[:2]
     target = area.mean(axis=0) + rng.uniform(-0.3, 0.3) * (area.max(axis=0) - area.min(axis=0))
     edge = rng.choice(((target[0], height + 40), (target[0], -40), (-40, target[1]), (width + 40, target[1])))
-    colour = _jitter(rng, rng.choice(SKIN), 15)
-    thickness = rng.randint(70, 120)
-    mask = np.zeros((height, width), np.uint8)
-    cv2.line(mask, (int(edge[0]), int(edge[1])), (int(target[0]), int(target[1])), 255, thickness)
-    cv2.ellipse(mask, (int(target[0]), int(target[1])), (thickness, int(thickness * 0.8)),
-                rng.uniform(0, 180), 0, 360, 255, -1)
-    image[mask > 0] = colour
+    skin = _jitter(rng, rng.choice(SKIN), 15)
+    drawn = rng.randint(70, 120)
+    shape = random.Random(drawn * 1_000_003 + int(target[0]) * 1009 + int(target[1]))
+    # A hand is as wide as two checkers or so whatever the camera's resolution: the sizes drawn
+    # are a 1280-px frame's.
+    thickness = drawn * width / 1280
+    along = np.subtract(target, edge)
+    along /= np.linalg.norm(along)
+    across = np.array([-along[1], along[0]]) * shape.choice((1, -1))  # the thumb's side: either hand
+    palm_width = thickness * shape.uniform(0.95, 1.15)
+    palm_length = palm_width * shape.uniform(0.95, 1.1)
+    centre = np.asarray(target, np.float64)
+    wrist = centre - along * palm_length * 0.5
+    knuckles = centre + along * palm_length * 0.45
+    skin_mask = np.zeros((height, width), np.uint8)
+    palm = [wrist + across * palm_width * 0.42, wrist - across * palm_width * 0.42,
+            knuckles - across * palm_width * 0.5, knuckles + across * palm_width * 0.5]
+    cv2.fillConvexPoly(skin_mask, np.round(palm).astype(np.int32), 255, cv2.LINE_AA)
+    cv2.ellipse(skin_mask, _pixel(centre), (int(palm_length * 0.55), int(palm_width * 0.5)),
+                math.degrees(math.atan2(along[1], along[0])), 0, 360, 255, -1, cv2.LINE_AA)
+    finger_width = palm_width / 4.4
+    fingers = []
+    # Index to little finger: where each leaves the knuckles (share of the palm's width), its length.
+    for offset, length, thin in ((-0.375, 0.8, 1.0), (-0.125, 0.92, 1.0), (0.125, 0.88, 1.0),
+                                 (0.375, 0.68, 0.85)):
+        curled = shape.random() < 0.2
+        angle = shape.uniform(-0.12, 0.12) + offset * shape.uniform(0, 0.5)  # spread a little
+        pointing = along * math.cos(angle) + across * math.sin(angle)
+        base = knuckles + across * palm_width * offset - along * finger_width * 0.3
+        tip = base + pointing * palm_length * length * (0.45 if curled else 1.0) * shape.uniform(0.9, 1.1)
+        fingers.append((base, tip, finger_width * thin))
+    angle = shape.uniform(0.6, 1.0)
+    pointing = along * math.cos(angle) + across * math.sin(angle)
+    base = wrist + across * palm_width * 0.35 + along * palm_length * 0.1
+    joint = base + pointing * palm_length * 0.55
+    nail = joint + (pointing * 0.7 + along * 0.3) * palm_length * 0.3  # the thumb's tip bends in
+    for start, end, thick in ((base, joint, palm_width / 3.6), (joint, nail, palm_width / 4.2), *fingers):
+        cv2.line(skin_mask, _pixel(start), _pixel(end), 255, max(1, int(thick)), cv2.LINE_AA)
+    sleeve_mask = np.zeros((height, width), np.uint8)
+    if shape.random() < 0.35:  # a bare forearm, a little narrower than the hand
+        cv2.line(skin_mask, _pixel(edge), _pixel(wrist), 255, int(palm_width * 0.8), cv2.LINE_AA)
+    else:
+        cuff = wrist - along * palm_length * shape.uniform(0.2, 0.5)
+        cv2.line(sleeve_mask, _pixel(edge), _pixel(cuff), 255, int(palm_width * 1.25), cv2.LINE_AA)
+        cv2.line(skin_mask, _pixel(cuff), _pixel(wrist), 255, int(palm_width * 0.75), cv2.LINE_AA)
+        skin_mask[sleeve_mask > 0] = 0
+    whole = np.maximum(skin_mask, sleeve_mask)
+    # The lamp is above and to one side: the hand's shadow falls beside it on the board.
+    shift = np.array([[1, 0, palm_width * 0.25], [0, 1, palm_width * 0.3]], np.float32)
+    shadow = cv2.GaussianBlur(cv2.warpAffine(whole, shift, (width, height)).astype(np.float32) / 255,
+                              (0, 0), palm_width * 0.15)
+    out = image.astype(np.float32) * (1 - 0.45 * shadow)[:, :, None]
+    out = _paint(out, skin_mask, np.array(skin, np.float32), finger_width * 0.5)
+    if sleeve_mask.any():
+        cloth = np.array(_jitter(shape, shape.choice(SLEEVES), 20), np.float32)
+        out = _paint(out, sleeve_mask, cloth, palm_width * 0.4)
+    # The edges of each finger are darker: where two touch, a crease shows.
+    creases = np.zeros((height, width), np.uint8)
+    for start, end, thick in fingers:
+        finger = np.zeros((height, width), np.uint8)
+        cv2.line(finger, _pixel(start), _pixel(end), 255, max(1, int(thick)), cv2.LINE_AA)
+        creases = np.maximum(creases, cv2.morphologyEx(finger, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8)))
+    dark = cv2.GaussianBlur(creases.astype(np.float32) / 255, (0, 0), 1.2) * (skin_mask > 0)
+    out *= (1 - 0.35 * dark)[:, :, None]
+    image[:] = np.clip(out, 0, 255).astype(np.uint8)
     board = np.zeros((height, width), np.uint8)
     cv2.fillConvexPoly(board, np.round(area).astype(np.int32), 255)
-    return bool(np.count_nonzero(mask & board)), mask
+    return bool(np.count_nonzero(whole & board)), whole
+
+
+def _pixel(point: FloatArray | tuple[float, float]) -> tuple[int, int]:
+    return int(point[0]), int(point[1])
+
+
+def _paint(image: npt.NDArray[np.float32], mask: Image, colour: npt.NDArray[np.float32],
+           depth: float) -> npt.NDArray[np.float32]:
+    """``image`` with ``colour`` laid over ``mask``, lit as a rounded thing: darker towards its
+    edges over ``depth`` pixels."""
+    inside = cv2.distanceTransform((mask > 127).astype(np.uint8), cv2.DIST_L2, 5)
+    lit = 0.72 + 0.33 * np.sqrt(np.clip(inside / max(depth, 1.0), 0, 1))
+    alpha = (mask.astype(np.float32) / 255)[:, :, None]
+    return np.asarray(image * (1 - alpha) + colour[None, None, :] * lit[:, :, None] * alpha, np.float32)
 
 
 def camera(style: Style, rng: random.Random, size: tuple[int, int] = (1280, 960)) -> FloatArray:
