@@ -79,7 +79,10 @@ def cmd_read(args: argparse.Namespace, out: IO[str]) -> int:
         except ImageError as err:
             raise VisionUsageError(str(err)) from err
         started = time.perf_counter()
-        seen = observe(frame, calibration) if calibration is not None else observe_corners(frame, corners)
+        if calibration is not None:
+            seen = observe(frame, calibration, hands=True)
+        else:
+            seen = observe_corners(frame, corners)
         entry: dict[str, Any] = {"image": name, **seen.to_json()}
         entry["ms"] = round((time.perf_counter() - started) * 1000, 2)
         if args.json:

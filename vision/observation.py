@@ -3,10 +3,13 @@
 This is what `pipgammon read` prints and what the stabiliser is fed.  The dice are read
 first because a place under a flat die holds no checker (`read`'s ``flat_dice``); a
 cocked die makes an ``ok`` frame ``cocked``, since the rulebook has that roll thrown again.
+A photo is first asked for a real hand over the board (`vision.hands`); a live camera asks
+it only of a board at rest, before the stabiliser could trust it (`Observer`).
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,6 +18,7 @@ import numpy as np
 from vision.calibration import Calibration
 from vision.corners import read_corners
 from vision.dice import CubeOnBoard, Die, on_board
+from vision.hands import HandConfig, hand_reading, palms_over
 from vision.reading import Reading, read
 from vision.stabiliser import Scene, StabiliserConfig, motion, shrink, what_counts
 from vision.view import Image, canonical, mount_view
@@ -23,6 +27,8 @@ from vision.view import Image, canonical, mount_view
 #: Measured on 5,952 points of 250 synthetic frames at 1280x960 (seeds 2,700,000+): 8 of the 9
 #: misread points were below 0.9, and 1.2 % of the points read right.
 UNSURE_BELOW = 0.9
+#: How a palm over the board is told (`vision.hands`).
+HANDS = HandConfig()
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,10 +60,13 @@ class Observation:
         }
 
 
-def observe(frame: Image, calibration: Calibration) -> Observation:
-    """Read a frame from the calibrated mount."""
+def observe(frame: Image, calibration: Calibration, hands: bool = False) -> Observation:
+    """Read a frame from the calibrated mount; with ``hands``, a frame with a palm over the
+    board is `occluded` (a still or a photo: a live frame is asked at rest, by `Observer`)."""
     if (frame.shape[1], frame.shape[0]) != tuple(calibration.frame_size):
         return Observation(read(frame, calibration))  # no-board, with the reason
+    if hands and (hand := _hand_over(frame, calibration.corners)) is not None:
+        return hand
     # One warp of the frame serves the dice and the checkers.
     view = mount_view(frame, calibration.corners)
     dice, cube = on_board(frame, calibration.corners, view=view)
@@ -66,15 +75,27 @@ def observe(frame: Image, calibration: Calibration) -> Observation:
     return Observation(reading) if reading.status == "no-board" else Observation(reading, dice, cube)
 
 
-def observe_corners(frame: Image, corners: np.ndarray) -> Observation:
-    """Read a photo from the corners of its playing area: the dice and the cube first, then the
-    checkers, with no checker under a flat die."""
+def observe_corners(frame: Image, corners: np.ndarray, hands: bool = True) -> Observation:
+    """Read a photo from the corners of its playing area: a palm over it makes it `occluded`
+    (unless not ``hands``); else the dice and the cube first, then the checkers, with no checker
+    under a flat die."""
+    if hands and (hand := _hand_over(frame, corners)) is not None:
+        return hand
     view = canonical(frame, corners)
     dice, cube = on_board(frame, corners, view=view)
     reading = read_corners(frame, corners, flat_dice=[d.centre for d in dice if not d.cocked], view=view)
     if reading.status == "no-board":
         return Observation(reading)
     return Observation(reading, dice, cube)
+
+
+def _hand_over(frame: Image, corners: np.ndarray, config: HandConfig = HANDS) -> Observation | None:
+    """The `occluded` observation of a frame with a palm over its playing area, if it has one."""
+    started = time.perf_counter()
+    palms = palms_over(frame, corners, config)
+    if not palms:
+        return None
+    return Observation(hand_reading(palms, corners, (time.perf_counter() - started) * 1000))
 
 
 class Observer:
@@ -88,17 +109,27 @@ class Observer:
     not the previous frame, so a slow drift (a checker pushed a pixel a frame, the light
     fading) adds up until the board is read afresh.  A camera at 30 fps over a board where
     a move takes seconds then spends its time on the frames where something happens.
+
+    The palm detector (`vision.hands`) costs several frames' reading, so it is asked only
+    once a board is at rest: of the fresh reading that is one short of
+    `StabiliserConfig.agreeing_frames` agreeing in a row, which comes before the stabiliser
+    can trust the scene.  A palm makes that frame `occluded` and starts the count again, so a
+    hand resting over the board is asked about every other frame and never trusted.
+    ``hands`` set to ``None`` never asks it.
     """
 
-    def __init__(self, calibration: Calibration, config: StabiliserConfig | None = None) -> None:
+    def __init__(self, calibration: Calibration, config: StabiliserConfig | None = None,
+                 hands: HandConfig | None = HANDS) -> None:
         self.calibration = calibration
         self.config = config or StabiliserConfig()
+        self.hand_config = hands
         self._read_small: np.ndarray | None = None
         self._read: Observation | None = None
         self._agreeing = 0  # fresh readings in a row, at rest, that gave this same observation
         self._previous: np.ndarray | None = None
         self.reads = 0
         self.reused = 0
+        self.hands = 0  # frames a palm over the board made `occluded`
 
     def observe(self, frame: Image) -> tuple[Observation, float]:
         """The frame's observation, and its motion since the previous frame (for the stabiliser)."""
@@ -114,6 +145,13 @@ class Observer:
         self.reads += 1
         same = at_rest and self._read is not None and _agree(seen.scene(), self._read.scene())
         self._agreeing = self._agreeing + 1 if same else 1
+        hands = self.hand_config
+        if (hands is not None and seen.status in ("ok", "cocked")
+                and self._agreeing == max(1, self.config.agreeing_frames - 1)):
+            hand = _hand_over(frame, self.calibration.corners, hands)
+            if hand is not None:
+                seen, self._agreeing = hand, 0
+                self.hands += 1
         self._read, self._read_small = seen, small
         return seen, moved
 

@@ -103,3 +103,37 @@ def test_the_observer_reads_a_still_board_until_it_agrees_then_reuses_it() -> No
     moved_on = move_one(Position.start(), maker.rng)
     changed, _ = observer.observe(next(iter(maker.still(moved_on, (), 1))).image)
     assert observer.reads == 4 and changed.scene().points == moved_on.points
+
+
+def test_a_board_at_rest_is_not_trusted_while_a_palm_is_over_it() -> None:
+    """The observer asks the palm detector of the reading at rest one short of the stabiliser's
+    agreeing frames.  A detector that takes anything for a palm (a score of 1e-4 is enough)
+    stands for a real hand the checker reader missed: the stabiliser then never trusts the
+    board.  With the shipped threshold the same clear frames are trusted, once."""
+    from engine.position import Position
+    from vision.calibration import calibrate
+    from vision.hands import HandConfig
+    from vision.observation import Observer
+    from vision.outline import find_corners
+    from vision.sequence import SequenceMaker
+    from vision.stabiliser import Stabiliser
+
+    maker = SequenceMaker(seed=71)
+    start = maker.start_frame()
+    calibration = calibrate(start, find_corners(start))
+    still = [f.image for f in maker.still(Position.start(), (), 8)]
+    for hands, trusted in ((HandConfig(min_score=1e-4), 0), (HandConfig(), 1)):
+        observer, stabiliser = Observer(calibration, hands=hands), Stabiliser()
+        emitted, statuses, reasons = 0, [], set()
+        for index, image in enumerate(still):
+            seen, moved = observer.observe(image)
+            statuses.append(seen.status)
+            reasons.add(seen.reading.reason)
+            emitted += stabiliser.push(index, index * 33.3, seen.status, seen.scene(), moved) is not None
+        assert emitted == trusted, statuses
+        if trusted:
+            assert observer.hands == 0 and "occluded" not in statuses
+        else:
+            # Asked of every other frame: ok, then occluded (a hand over the board), and again.
+            assert statuses == ["ok", "occluded"] * 4 and observer.hands == 4
+            assert any(reason.startswith("a hand over the board: a palm near ") for reason in reasons)
