@@ -43,6 +43,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/legal_plays.py
 	$(BIN)/python bench/variants.py
 	$(BIN)/python bench/vision.py
+	$(BIN)/python bench/hands.py
 	$(BIN)/python bench/bridge.py
 
 clean:
