@@ -1,18 +1,19 @@
-"""Measure the palm detector that makes a photo with a hand over the board `occluded`.
+"""Measure the hand networks that make a photo with a hand over the board `occluded`.
 
     python bench/hands.py [FOLDER] [--pictures DIR] [--setups 30] [--seed 2000000]
 
 * ``FOLDER`` (left out: this part is skipped) holds the real board photos of
   ``bench/data/real_boards.json`` and ``bench/data/real_hands.json`` (each label's ``source``
   says where to fetch it); the latter says, by looking, which show a hand over the playing area.
-  Printed: each photo's best palm over its playing area, the hands caught and the clear photos
-  called `occluded`.
-* ``--pictures`` (default: the 200 real dice photos): every picture with a palm anywhere
-  scored as a hand, so that a user can look at them; those ``real_hands.json`` lists as
-  showing a hand are marked.  The rest are things taken for a hand.
+  Printed: each photo's best palm over its playing area (the palm detector's score, and the
+  landmark model's presence of a hand), the hands caught and the clear photos called `occluded`.
+* ``--pictures`` (default: the 200 real dice photos): every picture with a hand found
+  anywhere, so that a user can look at them; those ``real_hands.json`` lists as showing a
+  hand are marked.  The rest are things taken for a hand.
 * Synthetic boards (``--setups`` of the checker benchmark's seeds, ten frames each, the last
-  with the renderer's hand and arm): palms over clear frames, and the rendered hands seen.
-* The median and p95 time of `palms_over` per picture, on the photos and at 1280x960.
+  with the renderer's hand and arm): hands found over clear frames, and the rendered hands seen.
+* The median and p95 time of `hands_over` per picture (both networks, as a photo is read), on
+  the photos and at 1280x960.
 """
 
 from __future__ import annotations
@@ -34,18 +35,24 @@ import cv2
 import numpy as np
 
 from vision import synthetic
-from vision.hands import HandConfig, find_palms, palms_over
+from vision.hands import HandConfig, hands_in, hands_over
 from vision.images import ImageError, load
 
 DATA = Path(__file__).parent / "data"
 
 
-def timed_palms(frame: np.ndarray, corners: np.ndarray, times: list[float]) -> float:
-    """The best score of a palm over the playing area (0 if none scored 0.3), timed."""
+#: Every palm proposed over the board, confirmed or not, to print how sure each stage was.
+ALL = HandConfig(min_presence=0.0)
+
+
+def timed_palms(frame: np.ndarray, corners: np.ndarray, times: list[float]) -> tuple[float, float]:
+    """The best palm over the playing area: its detector score and hand presence (0, 0 with
+    none proposed), timed."""
     started = time.perf_counter()
-    palms = palms_over(frame, corners, HandConfig(min_score=0.3))
+    palms = hands_over(frame, corners, ALL)
     times.append((time.perf_counter() - started) * 1000)
-    return max((palm.score for palm in palms), default=0.0)
+    best = max(palms, key=lambda palm: palm.presence, default=None)
+    return (0.0, 0.0) if best is None else (best.score, best.presence)
 
 
 def real_photos(folder: Path, threshold: float, times: list[float]) -> None:
@@ -59,15 +66,16 @@ def real_photos(folder: Path, threshold: float, times: list[float]) -> None:
         except ImageError as err:
             print(f"{name}: {err}")
             continue
-        best = timed_palms(frame, corners, times)
-        occluded = best >= threshold
+        score, presence = timed_palms(frame, corners, times)
+        occluded = presence >= threshold
         hands += photo["hand"]
         caught += photo["hand"] and occluded
         clear += not photo["hand"]
         called += not photo["hand"] and occluded
         verdict = ("caught" if occluded else "MISSED") if photo["hand"] else (
             "CALLED OCCLUDED" if occluded else "clear")
-        print(f"{name:30s} {'hand ' if photo['hand'] else 'clear'} best palm {best:.2f}  {verdict}")
+        print(f"{name:30s} {'hand ' if photo['hand'] else 'clear'} palm {score:.2f} presence {presence:.3f}  "
+              f"{verdict}")
     print(f"real photos: hands over the board caught {caught}/{hands}; "
           f"clear photos called occluded {called}/{clear}")
 
@@ -82,14 +90,14 @@ def pictures(folder: Path, threshold: float, times: list[float]) -> None:
     for path in files:
         frame = load(path)
         started = time.perf_counter()
-        palms = find_palms(frame, threshold)
+        hands = hands_in(frame)
         times.append((time.perf_counter() - started) * 1000)
-        if palms:
+        if hands:
             flagged.append(path.name)
-            print(f"{path.name}: a palm scored {palms[0].score:.2f}"
+            print(f"{path.name}: a hand, sure to {hands[0].presence:.3f}"
                   f"{' (shows a hand)' if path.name in known else ' (NOT a hand, by the labels)'}")
     wrong = [name for name in flagged if name not in known]
-    print(f"{len(files)} pictures in {folder}: a palm in {len(flagged)}, "
+    print(f"{len(files)} pictures in {folder}: a hand found in {len(flagged)}, "
           f"{len(flagged) - len(wrong)} of them showing a hand; things taken for a hand: {len(wrong)}")
 
 
@@ -104,15 +112,15 @@ def synthetic_boards(setups: int, first_seed: int, threshold: float, times: list
             lit = dataclasses.replace(style, brightness=style.brightness * rng.uniform(0.85, 1.15), hand=hand)
             frame, truth = synthetic.render(synthetic.random_scene(rng), rng, size=(1280, 960),
                                             style=lit, mount=mount)
-            best = timed_palms(frame, truth.corners, times)
+            _, presence = timed_palms(frame, truth.corners, times)
             if hand and truth.occluded:
                 arms += 1
-                seen += best >= threshold
+                seen += presence >= threshold
             elif not hand:
                 clear += 1
-                false += best >= threshold
-    print(f"synthetic 1280x960 (seeds {first_seed:,} on): clear frames with a palm over the board "
-          f"{false}/{clear}; rendered hands seen as a palm {seen}/{arms}")
+                false += presence >= threshold
+    print(f"synthetic 1280x960 (seeds {first_seed:,} on): clear frames with a hand found over the board "
+          f"{false}/{clear}; rendered hands found {seen}/{arms}")
 
 
 def spread(label: str, times: list[float]) -> None:
@@ -130,8 +138,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=2_000_000)
     args = parser.parse_args()
     cv2.setNumThreads(1)  # one core, as the checkers' figures are measured
-    threshold = HandConfig().min_score
-    print(f"a palm counts from a score of {threshold}")
+    threshold = HandConfig().min_presence
+    print(f"palms proposed from a score of {HandConfig().min_score}; "
+          f"a hand counts from a presence of {threshold}")
     photo_ms: list[float] = []
     picture_ms: list[float] = []
     board_ms: list[float] = []
@@ -139,9 +148,9 @@ def main() -> int:
         real_photos(args.folder, threshold, photo_ms)
     pictures(args.pictures, threshold, picture_ms)
     synthetic_boards(args.setups, args.seed, threshold, board_ms)
-    spread("palms_over, real photos", photo_ms)
-    spread("find_palms, whole pictures", picture_ms)
-    spread("palms_over, synthetic 1280x960", board_ms)
+    spread("hands_over, real photos", photo_ms)
+    spread("hands_in, whole pictures", picture_ms)
+    spread("hands_over, synthetic 1280x960", board_ms)
     return 0
 
 

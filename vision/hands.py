@@ -1,27 +1,36 @@
-"""Hands over the board, seen by a palm detector trained on real hands.
+"""Hands over the board, seen by networks trained on real hands.
 
 The checker reader learnt what a hand looks like from the synthetic renderer's arms (its
 *covered* class), and corners mode, with no learned looks to compare, has no such class at
 all: the three labelled real photos with a hand or an arm over the board were all read
-``ok``, and 15 of their 72 points wrong.  A real hand is best seen by a network trained on
-real hands: MediaPipe's palm detector (``vision/data/palm_detection_full.tflite``, taken
-unchanged from the mediapipe 0.10.18 wheel on PyPI; Apache-2.0, its licence beside it), run by
-OpenCV's own dnn, so nothing new is installed.
+``ok``, and 15 of their 72 points wrong.  A real hand is best seen by networks trained on
+real hands: MediaPipe's hand pipeline, in two stages, each a network taken unchanged from
+the mediapipe 0.10.18 wheel on PyPI (Apache-2.0, its licence and origin in
+``vision/data/NOTICE.md``) and run by OpenCV's own dnn, so nothing new is installed.
 
-It is a single-shot detector over a 192 x 192 picture (RGB scaled to 0..1, letterboxed): 2,016
-anchors on a 24 x 24 grid (two a cell) and a 12 x 12 grid (six a cell), each with a score and
-a box offset in input pixels.  A palm, not a hand: the palm is rigid and square, so one box
-fits it at any angle, and an arm reaching in shows its hand or is still moving (`motion`).
+1. The *palm detector* (``palm_detection_full.tflite``) proposes palms: a single-shot
+   detector over a 192 x 192 picture (RGB scaled to 0..1, letterboxed on black), 2,016 anchors
+   on a 24 x 24 grid (two a cell) and a 12 x 12 grid (six a cell), each with a score, a box and
+   seven keypoints offset from the anchor in input pixels.  A palm, not a hand: it is rigid
+   and square, so one box fits it at any angle.
+2. The *hand landmark model* (``hand_landmark_full.tflite``) confirms one: it sees a 224 x 224
+   crop round the palm, turned so that the fingers point up and grown to hold the whole hand,
+   and says how surely a hand is there (its *presence*, besides 21 landmarks not used here).
 
-It takes about 30 ms a picture on one core here (`bench/hands.py`), three times the checkers'
-budget, so a live camera asks it only of a board at rest about to be trusted (`Observer`); a
-photo is asked every time.
+Alone, the palm detector took a row of skin-coloured checkers beside the cube for a palm
+(scores up to 0.75, the demo's board), where real hands over a board scored from 0.72; the
+landmark model gave those rows a presence of 0.15 at most, and every real hand 0.96 or more.
+
+The two take about 30 ms, and 20 ms more a palm proposed, on one core here (`bench/hands.py`),
+several frames' reading, so a live camera asks them only of a board at rest about to be
+trusted (`vision.observation.Observer`); a photo is asked every time.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
@@ -34,50 +43,71 @@ from vision.view import PLACE_CENTRES, PLACES, Image, on_board_units
 
 DATA = Path(__file__).parent / "data"
 PALM_FILE = "palm_detection_full.tflite"
-#: The detector's input side, in pixels.
-INPUT = 192
-#: Its anchor grids: (cells a side, anchors a cell); the 12 x 12 grid's six come from three
-#: layers of stride 16 merged.
+HAND_FILE = "hand_landmark_full.tflite"
+#: The palm detector's input side, and the landmark model's, in pixels.
+PALM_INPUT = 192
+HAND_INPUT = 224
+#: The palm detector's anchor grids: (cells a side, anchors a cell); the 12 x 12 grid's six
+#: come from three layers of stride 16 merged.
 GRIDS = ((24, 2), (12, 6))
 #: Boxes overlapping more than this (intersection over union) are one palm seen twice.
 SAME_PALM = 0.3
+#: The landmark model's crop round a palm: this many palm sides, centred this many sides from
+#: the palm towards the fingers (MediaPipe's own rule, so that the whole hand is in it).
+HAND_SPAN = 2.6
+HAND_SHIFT = 0.5
 
-Detector = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
+Network = Callable[[np.ndarray], list[np.ndarray]]
 
 
 class HandModelError(FileNotFoundError):
-    """The palm detector's file is missing or unreadable."""
+    """A hand network's file is missing or unreadable."""
 
 
 @dataclass(frozen=True, slots=True)
 class Palm:
-    """A palm seen in a frame: its score (0..1), centre and box side in frame pixels."""
+    """A palm proposed in a frame, in frame pixels: the detector's score (0..1), its box's
+    centre and side, the wrist and the middle finger's knuckle; and, once asked of the landmark
+    model (`confirm`), how surely a hand is there."""
 
     score: float
     centre: tuple[float, float]
     side: float
+    wrist: tuple[float, float]
+    knuckle: tuple[float, float]
+    presence: float = 0.0
 
     def to_json(self) -> dict[str, object]:
-        return {"score": round(self.score, 3), "x": round(self.centre[0], 1), "y": round(self.centre[1], 1),
-                "side": round(self.side, 1)}
+        return {"score": round(self.score, 3), "presence": round(self.presence, 3),
+                "x": round(self.centre[0], 1), "y": round(self.centre[1], 1), "side": round(self.side, 1)}
+
+    def moved(self, dx: float, dy: float) -> Palm:
+        def by(point: tuple[float, float]) -> tuple[float, float]:
+            return point[0] + dx, point[1] + dy
+
+        return replace(self, centre=by(self.centre), wrist=by(self.wrist), knuckle=by(self.knuckle))
 
 
 @dataclass(frozen=True, slots=True)
 class HandConfig:
-    #: A palm scored at least this is a hand.  On the real photos of `bench/hands.py`, every
-    #: palm found scoring 0.66 or more was a hand (the least, a player's hand beside the board);
-    #: the hands over a board scored 0.72 and more; the best scores of things not a hand were
-    #: 0.59 (lace under a book) and 0.58 (a column of pearl checkers).  MediaPipe's own
-    #: default is 0.5.
-    min_score: float = 0.65
+    #: Palms the detector scores at least this are proposed.  Real hands over a board scored
+    #: 0.36 (a motion-blurred one) to 0.95; the landmark model decides (``min_presence``).
+    min_score: float = 0.3
+    #: The best this many palms over the board are asked of the landmark model.
+    proposals: int = 2
+    #: A palm whose hand the landmark model sees this surely is a hand.  On the real photos of
+    #: `bench/hands.py` every hand over a board gave 0.96 or more, and the palms proposed where
+    #: there was none 0.49 at most (rows of checkers on a tournament board), as did rows of
+    #: skin-coloured checkers the palm detector scored up to 0.75 on the demo's board (0.15).
+    min_presence: float = 0.8
     #: The picture asked is the playing area's bounding box grown by this share of its size
     #: on every side: an arm reaches in over the rim, and its palm may be half outside.
     margin: float = 0.15
 
 
 def anchors() -> FloatArray:
-    """The anchors' centres (2016, 2), in input shares (0..1), in the network's output order:
-    row by row, column by column, the anchors of a cell together."""
+    """The palm detector's anchor centres (2016, 2), in input shares (0..1), in its output
+    order: row by row, column by column, the anchors of a cell together."""
     centres = []
     for cells, per_cell in GRIDS:
         steps = (np.arange(cells) + 0.5) / cells
@@ -91,49 +121,55 @@ ANCHORS = anchors()
 
 
 @cache
-def _detector(path: Path) -> Detector:
-    """The palm network at ``path``: a function from an input batch (1, 3, 192, 192) to its box
-    offsets (1, 2016, 18) and score logits (1, 2016, 1)."""
+def _network(path: Path, outputs: tuple[str, ...]) -> Network:
+    """The TFLite network at ``path`` as a function of its input batch (1, 3, side, side)."""
     if not path.is_file():
-        raise HandModelError(f"the palm detector {path} is missing: reinstall pipgammon")
+        raise HandModelError(f"the hand network {path} is missing: reinstall pipgammon")
     try:
-        # OpenCV 5's new engine returns only the first of the two outputs; its classic engine
-        # (OpenCV 4's only one) returns both from one pass.
+        # OpenCV 5's new engine returns only the first output; its classic engine (OpenCV 4's
+        # only one) returns all that are asked, from one pass.
         engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
         net = cv2.dnn.readNetFromTFLite(str(path)) if engine is None else cv2.dnn.readNetFromTFLite(
             str(path), engine=engine)
     except cv2.error as err:
-        raise HandModelError(f"the palm detector {path} cannot be loaded: {err}") from err
+        raise HandModelError(f"the hand network {path} cannot be loaded: {err}") from err
 
-    def forward(batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def forward(batch: np.ndarray) -> list[np.ndarray]:
         net.setInput(batch)
-        boxes, scores = net.forward(["Identity", "Identity_1"])
-        return np.asarray(boxes), np.asarray(scores)
+        return [np.asarray(out) for out in net.forward(list(outputs))]
 
     return forward
 
 
-def find_palms(picture: Image, min_score: float, path: Path = DATA / PALM_FILE) -> list[Palm]:
-    """The palms in a BGR ``picture`` scored at least ``min_score``, best first, in its pixels."""
-    height, width = picture.shape[:2]
-    scale = INPUT / max(height, width)
-    size = (max(1, round(width * scale)), max(1, round(height * scale)))
-    shrunk = cv2.resize(picture, size, interpolation=cv2.INTER_AREA)
-    # Letterboxed, centred on black, as the network was trained.
-    left, top = (INPUT - size[0]) // 2, (INPUT - size[1]) // 2
-    square = np.zeros((INPUT, INPUT, 3), np.uint8)
-    square[top:top + size[1], left:left + size[0]] = shrunk
+def _input(square: Image) -> np.ndarray:
+    """A BGR square as the networks' input batch: RGB scaled to 0..1, channels first."""
     rgb = cv2.cvtColor(square, cv2.COLOR_BGR2RGB).astype(np.float32) / 255.0
-    boxes, logits = _detector(path)(np.ascontiguousarray(rgb.transpose(2, 0, 1)[None]))
+    return np.ascontiguousarray(rgb.transpose(2, 0, 1)[None])
+
+
+def find_palms(picture: Image, min_score: float, data: Path = DATA) -> list[Palm]:
+    """The palms in a BGR ``picture`` the detector scores at least ``min_score``, best first,
+    in its pixels (not yet confirmed)."""
+    height, width = picture.shape[:2]
+    scale = PALM_INPUT / max(height, width)
+    size = (max(1, round(width * scale)), max(1, round(height * scale)))
+    left, top = (PALM_INPUT - size[0]) // 2, (PALM_INPUT - size[1]) // 2
+    square = np.zeros((PALM_INPUT, PALM_INPUT, 3), np.uint8)
+    square[top:top + size[1], left:left + size[0]] = cv2.resize(picture, size, interpolation=cv2.INTER_AREA)
+    boxes, logits = _network(data / PALM_FILE, ("Identity", "Identity_1"))(_input(square))
     scores = 1.0 / (1.0 + np.exp(-np.clip(logits[0, :, 0].astype(np.float64), -100.0, 100.0)))
+
+    def at(i: int, column: int) -> tuple[float, float]:
+        # Offsets are in input pixels from the anchor; keypoint k is at columns 4 + 2k.
+        x, y = ANCHORS[i] * PALM_INPUT + boxes[0, i, column:column + 2]
+        return float((x - left) / scale), float((y - top) / scale)
+
     found: list[Palm] = []
     for i in np.argsort(-scores):
         if scores[i] < min_score:
             break
-        # Offsets are in input pixels from the anchor; the box is square for a palm.
-        x, y = ANCHORS[i] * INPUT + boxes[0, i, :2]
-        side = float(max(boxes[0, i, 2], boxes[0, i, 3]))
-        palm = Palm(float(scores[i]), ((x - left) / scale, (y - top) / scale), side / scale)
+        side = float(max(boxes[0, i, 2], boxes[0, i, 3])) / scale  # a palm's box is square
+        palm = Palm(float(scores[i]), at(i, 0), side, at(i, 4), at(i, 8))
         if all(_overlap(palm, kept) <= SAME_PALM for kept in found):
             found.append(palm)
     return found
@@ -141,22 +177,52 @@ def find_palms(picture: Image, min_score: float, path: Path = DATA / PALM_FILE) 
 
 def _overlap(one: Palm, other: Palm) -> float:
     """Intersection over union of two palms' square boxes."""
-    def span(palm: Palm, axis: int) -> tuple[float, float]:
-        return palm.centre[axis] - palm.side / 2, palm.centre[axis] + palm.side / 2
-
     common = 1.0
     for axis in (0, 1):
-        (a0, a1), (b0, b1) = span(one, axis), span(other, axis)
-        common *= max(0.0, min(a1, b1) - max(a0, b0))
+        low = max(one.centre[axis] - one.side / 2, other.centre[axis] - other.side / 2)
+        high = min(one.centre[axis] + one.side / 2, other.centre[axis] + other.side / 2)
+        common *= max(0.0, high - low)
     union = one.side ** 2 + other.side ** 2 - common
     return common / union if union > 0 else 0.0
 
 
-def palms_over(frame: Image, corners: FloatArray, config: HandConfig = HandConfig(),
-               path: Path = DATA / PALM_FILE) -> tuple[Palm, ...]:
-    """The palms over the playing area whose ``corners`` (TL, TR, BR, BL frame pixels) are given:
-    those whose centre lies inside it, or outside by under a quarter of the palm's side (its
-    fingers reach in: a hand holding a checker over point 13 of a real photo lay so)."""
+def hand_crop(frame: Image, palm: Palm) -> Image:
+    """The landmark model's picture of ``palm``'s hand: turned so that the line from the wrist
+    to the middle finger's knuckle points up, centred `HAND_SHIFT` sides towards the fingers,
+    `HAND_SPAN` sides across."""
+    up = math.atan2(palm.knuckle[1] - palm.wrist[1], palm.knuckle[0] - palm.wrist[0]) + math.pi / 2
+    # Towards the fingers is -y in the turned crop: in the frame, (sin up, -cos up).
+    x = palm.centre[0] + HAND_SHIFT * palm.side * math.sin(up)
+    y = palm.centre[1] - HAND_SHIFT * palm.side * math.cos(up)
+    k = HAND_INPUT / (HAND_SPAN * palm.side)
+    cos, sin = k * math.cos(-up), k * math.sin(-up)
+    half = HAND_INPUT / 2
+    matrix = np.array([[cos, -sin, half - cos * x + sin * y],
+                       [sin, cos, half - sin * x - cos * y]], np.float64)
+    crop: Image = np.asarray(cv2.warpAffine(frame, matrix, (HAND_INPUT, HAND_INPUT), flags=cv2.INTER_LINEAR,
+                                            borderMode=cv2.BORDER_CONSTANT), np.uint8)
+    return crop
+
+
+def confirm(frame: Image, palm: Palm, data: Path = DATA) -> Palm:
+    """``palm`` with the landmark model's presence of a hand round it in ``frame``."""
+    (flag,) = _network(data / HAND_FILE, ("Identity_1",))(_input(hand_crop(frame, palm)))
+    return replace(palm, presence=float(np.asarray(flag).ravel()[0]))
+
+
+def hands_in(frame: Image, config: HandConfig = HandConfig(), data: Path = DATA) -> tuple[Palm, ...]:
+    """The hands anywhere in ``frame``: its best `HandConfig.proposals` palms, confirmed."""
+    proposed = find_palms(frame, config.min_score, data)[:config.proposals]
+    palms = [confirm(frame, palm, data) for palm in proposed]
+    return tuple(palm for palm in palms if palm.presence >= config.min_presence)
+
+
+def hands_over(frame: Image, corners: FloatArray, config: HandConfig = HandConfig(),
+               data: Path = DATA) -> tuple[Palm, ...]:
+    """The hands over the playing area whose ``corners`` (TL, TR, BR, BL frame pixels) are
+    given: palms proposed whose centre lies inside it, or outside by under a quarter of the
+    palm's side (its fingers reach in: a real hand holding a checker over point 13 lay so),
+    confirmed by the landmark model."""
     quad = np.asarray(corners, np.float64).reshape(4, 2)
     low, high = quad.min(axis=0), quad.max(axis=0)
     grow = (high - low) * config.margin
@@ -166,22 +232,21 @@ def palms_over(frame: Image, corners: FloatArray, config: HandConfig = HandConfi
     if x1 - x0 < 2 or y1 - y0 < 2:
         return ()
     contour = quad.astype(np.float32).reshape(-1, 1, 2)
-    over = []
-    for palm in find_palms(frame[y0:y1, x0:x1], config.min_score, path):
-        centre = (palm.centre[0] + x0, palm.centre[1] + y0)
-        # Signed distance from the playing area's edge, positive inside.
-        inside = cv2.pointPolygonTest(contour, centre, True)
-        if inside >= -palm.side / 4:
-            over.append(Palm(palm.score, centre, palm.side))
-    return tuple(over)
+    over = [palm.moved(float(x0), float(y0))
+            for palm in find_palms(frame[y0:y1, x0:x1], config.min_score, data)]
+    # Signed distance from the playing area's edge, positive inside.
+    over = [palm for palm in over if cv2.pointPolygonTest(contour, palm.centre, True) >= -palm.side / 4]
+    confirmed = [confirm(frame, palm, data) for palm in over[:config.proposals]]
+    return tuple(palm for palm in confirmed if palm.presence >= config.min_presence)
 
 
 def hand_reading(palms: tuple[Palm, ...], corners: FloatArray, ms: float = 0.0) -> Reading:
-    """The `occluded` reading of a frame with ``palms`` over its playing area, naming where."""
-    best = max(palms, key=lambda palm: palm.score)
+    """The `occluded` reading of a frame with hands (``palms``) over its playing area, naming
+    the point under the surest."""
+    best = max(palms, key=lambda palm: palm.presence)
     at = on_board_units(corners, [best.centre])[0]
     place = PLACES[int(np.argmin(np.linalg.norm(PLACE_CENTRES - at, axis=1)))]
     near = "the bar" if place.on_bar else f"point {place.point}"
     more = f", and {len(palms) - 1} more" if len(palms) > 1 else ""
-    reason = f"a hand over the board: a palm near {near} (score {best.score:.2f}{more})"
+    reason = f"a hand over the board near {near} (sure to {best.presence:.2f}{more})"
     return Reading("occluded", reason=reason, ms=ms)

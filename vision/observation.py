@@ -18,7 +18,7 @@ import numpy as np
 from vision.calibration import Calibration
 from vision.corners import read_corners
 from vision.dice import CubeOnBoard, Die, on_board
-from vision.hands import HandConfig, hand_reading, palms_over
+from vision.hands import HandConfig, hand_reading, hands_over
 from vision.reading import Reading, read
 from vision.stabiliser import Scene, StabiliserConfig, motion, shrink, what_counts
 from vision.view import Image, canonical, mount_view
@@ -27,7 +27,7 @@ from vision.view import Image, canonical, mount_view
 #: Measured on 5,952 points of 250 synthetic frames at 1280x960 (seeds 2,700,000+): 8 of the 9
 #: misread points were below 0.9, and 1.2 % of the points read right.
 UNSURE_BELOW = 0.9
-#: How a palm over the board is told (`vision.hands`).
+#: How a hand over the board is told (`vision.hands`).
 HANDS = HandConfig()
 
 
@@ -61,7 +61,7 @@ class Observation:
 
 
 def observe(frame: Image, calibration: Calibration, hands: bool = False) -> Observation:
-    """Read a frame from the calibrated mount; with ``hands``, a frame with a palm over the
+    """Read a frame from the calibrated mount; with ``hands``, a frame with a hand over the
     board is `occluded` (a still or a photo: a live frame is asked at rest, by `Observer`)."""
     if (frame.shape[1], frame.shape[0]) != tuple(calibration.frame_size):
         return Observation(read(frame, calibration))  # no-board, with the reason
@@ -76,7 +76,7 @@ def observe(frame: Image, calibration: Calibration, hands: bool = False) -> Obse
 
 
 def observe_corners(frame: Image, corners: np.ndarray, hands: bool = True) -> Observation:
-    """Read a photo from the corners of its playing area: a palm over it makes it `occluded`
+    """Read a photo from the corners of its playing area: a hand over it makes it `occluded`
     (unless not ``hands``); else the dice and the cube first, then the checkers, with no checker
     under a flat die."""
     if hands and (hand := _hand_over(frame, corners)) is not None:
@@ -90,9 +90,9 @@ def observe_corners(frame: Image, corners: np.ndarray, hands: bool = True) -> Ob
 
 
 def _hand_over(frame: Image, corners: np.ndarray, config: HandConfig = HANDS) -> Observation | None:
-    """The `occluded` observation of a frame with a palm over its playing area, if it has one."""
+    """The `occluded` observation of a frame with a hand over its playing area, if it has one."""
     started = time.perf_counter()
-    palms = palms_over(frame, corners, config)
+    palms = hands_over(frame, corners, config)
     if not palms:
         return None
     return Observation(hand_reading(palms, corners, (time.perf_counter() - started) * 1000))
@@ -110,12 +110,12 @@ class Observer:
     fading) adds up until the board is read afresh.  A camera at 30 fps over a board where
     a move takes seconds then spends its time on the frames where something happens.
 
-    The palm detector (`vision.hands`) costs several frames' reading, so it is asked only
+    The hand networks (`vision.hands`) cost several frames' reading, so they are asked only
     once a board is at rest: of the fresh reading that is one short of
     `StabiliserConfig.agreeing_frames` agreeing in a row, which comes before the stabiliser
-    can trust the scene.  A palm makes that frame `occluded` and starts the count again, so a
+    can trust the scene.  A hand makes that frame `occluded` and starts the count again, so a
     hand resting over the board is asked about every other frame and never trusted.
-    ``hands`` set to ``None`` never asks it.
+    ``hands`` set to ``None`` never asks them.
     """
 
     def __init__(self, calibration: Calibration, config: StabiliserConfig | None = None,
@@ -129,7 +129,7 @@ class Observer:
         self._previous: np.ndarray | None = None
         self.reads = 0
         self.reused = 0
-        self.hands = 0  # frames a palm over the board made `occluded`
+        self.hands = 0  # frames a hand over the board made `occluded`
 
     def observe(self, frame: Image) -> tuple[Observation, float]:
         """The frame's observation, and its motion since the previous frame (for the stabiliser)."""

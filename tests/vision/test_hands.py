@@ -1,4 +1,4 @@
-"""Hands over the board: the palm detector on a real photo, on rendered hands and boards, and
+"""Hands over the board: the two hand networks on real photos, on rendered hands and boards, and
 a photo with a hand read `occluded`."""
 
 from __future__ import annotations
@@ -10,7 +10,16 @@ import numpy as np
 import pytest
 
 from vision import synthetic
-from vision.hands import ANCHORS, HandConfig, HandModelError, find_palms, hand_reading, palms_over
+from vision.hands import (
+    ANCHORS,
+    HandConfig,
+    HandModelError,
+    confirm,
+    find_palms,
+    hand_reading,
+    hands_in,
+    hands_over,
+)
 from vision.images import load
 from vision.observation import observe_corners
 
@@ -34,14 +43,30 @@ def test_the_anchors_are_in_the_networks_output_order() -> None:
     assert np.allclose(ANCHORS[-1], [23 / 24, 23 / 24])
 
 
-def test_real_fingers_are_a_palm_where_they_are_and_other_real_photos_show_none() -> None:
+def test_real_fingers_are_a_hand_where_they_are_and_other_real_photos_show_none() -> None:
     photo = load(FINGERS)
-    palms = find_palms(photo, HandConfig().min_score)
-    assert len(palms) == 1
-    x, y = palms[0].centre
-    assert x < 260 and y > 480, palms[0]  # the fingers, not the die in the middle of the photo
+    hands = hands_in(photo)
+    assert len(hands) == 1 and hands[0].presence > 0.9
+    x, y = hands[0].centre
+    assert x < 260 and y > 480, hands[0]  # the fingers, not the die in the middle of the photo
     for other in sorted(DICE_PHOTOS.glob("*.jpg"))[:12]:
-        assert find_palms(load(other), HandConfig().min_score) == [], other.name
+        assert hands_in(load(other)) == (), other.name
+
+
+def test_the_landmark_model_sees_no_hand_round_palms_proposed_where_there_is_none() -> None:
+    """Asked for palms scored down to 0.05, the detector proposes some on dice photos with no
+    hand; cropped and turned round them, the landmark model sees no hand, and it sees the
+    fingers' hand surely."""
+    asked = 0
+    for name in ("IMG_20191208_111246.jpg", "IMG_20191208_111352.jpg", "IMG_20191208_111446.jpg"):
+        photo = load(DICE_PHOTOS / name)
+        proposed = find_palms(photo, 0.05)
+        assert proposed and all(palm.score < 0.3 for palm in proposed), name
+        assert all(confirm(photo, palm).presence < 0.1 for palm in proposed), name
+        asked += len(proposed)
+    assert asked >= 5
+    photo = load(FINGERS)
+    assert confirm(photo, find_palms(photo, 0.3)[0]).presence > 0.9
 
 
 def test_a_palm_counts_over_the_playing_area_or_reaching_into_it() -> None:
@@ -52,44 +77,43 @@ def test_a_palm_counts_over_the_playing_area_or_reaching_into_it() -> None:
     def down_to(bottom: float) -> np.ndarray:
         return np.array([[0, 20], [640, 20], [640, bottom], [0, bottom]], np.float64)
 
-    assert len(palms_over(photo, down_to(640))) == 1  # over the playing area
-    assert len(palms_over(photo, down_to(590))) == 1  # outside by a seventh of its side: reaching in
-    assert palms_over(photo, down_to(570)) == ()  # outside by over a third of it: beside the board
+    assert len(hands_over(photo, down_to(640))) == 1  # over the playing area
+    assert len(hands_over(photo, down_to(590))) == 1  # outside by a seventh of its side: reaching in
+    assert hands_over(photo, down_to(570)) == ()  # outside by over a third of it: beside the board
 
 
 @pytest.mark.parametrize("seed", [73, 79, 81])
-def test_a_rendered_hand_is_a_palm_and_a_photo_with_it_is_occluded(seed: int) -> None:
-    """The renderer's hand has a palm, fingers and a thumb: the detector, trained on real hands,
-    sees it (about half of them at least as surely as these: bench/hands.py)."""
+def test_a_rendered_hand_is_found_and_a_photo_with_it_is_occluded(seed: int) -> None:
+    """The renderer's hand has a palm, fingers and a thumb: the networks, trained on real hands,
+    find it (18 of the checker benchmark's 30: bench/hands.py)."""
     frame, truth = rendered(seed, hand=True)
     assert truth.occluded
-    palms = palms_over(frame, truth.corners)
-    assert palms and palms[0].score > 0.9
+    palms = hands_over(frame, truth.corners)
+    assert len(palms) == 1 and palms[0].presence >= HandConfig().min_presence
     seen = observe_corners(frame, truth.corners)
     assert seen.status == "occluded" and seen.dice == ()
-    assert seen.reading.reason.startswith("a hand over the board: a palm near ")
+    assert seen.reading.reason.startswith("a hand over the board near ")
     assert observe_corners(frame, truth.corners, hands=False).status != "occluded"
 
 
-def test_clear_rendered_boards_show_no_palm() -> None:
+def test_clear_rendered_boards_show_no_hand() -> None:
     for seed in range(5):
         frame, truth = rendered(seed, hand=False)
-        assert palms_over(frame, truth.corners) == (), seed
+        assert hands_over(frame, truth.corners) == (), seed
 
 
-def test_the_reason_names_the_point_under_the_palm_and_counts_the_others() -> None:
+def test_the_reason_names_the_point_under_the_hand_and_counts_the_others() -> None:
     frame, truth = rendered(81, hand=True)
-    palms = palms_over(frame, truth.corners)
+    palms = hands_over(frame, truth.corners)
     reading = hand_reading(palms + palms, truth.corners)
     assert reading.status == "occluded" and reading.points == (0,) * 24
     assert "and 1 more" in reading.reason and (" point " in reading.reason or "the bar" in reading.reason)
 
 
-def test_a_missing_or_broken_palm_model_is_a_clear_error(tmp_path: Path) -> None:
+def test_a_missing_or_broken_hand_network_is_a_clear_error(tmp_path: Path) -> None:
     picture = np.zeros((240, 320, 3), np.uint8)
     with pytest.raises(HandModelError, match="missing: reinstall pipgammon"):
-        find_palms(picture, 0.5, path=tmp_path / "gone.tflite")
-    broken = tmp_path / "broken.tflite"
-    broken.write_bytes(b"not a model")
+        find_palms(picture, 0.5, data=tmp_path)
+    (tmp_path / "palm_detection_full.tflite").write_bytes(b"not a model")
     with pytest.raises(HandModelError, match="cannot be loaded"):
-        find_palms(picture, 0.5, path=broken)
+        find_palms(picture, 0.5, data=tmp_path)
