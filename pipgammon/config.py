@@ -124,6 +124,10 @@ class CameraConfig:
     #: folder/video only: start again after the last frame, as players setting the board up
     #: again (a soak run, a shop-window demo).
     loop: bool = False
+    #: Ask the hand networks (vision/hands.py) of a board at rest before trusting it: a real
+    #: hand resting over the board the checker reader missed.  They cost about 50 ms a still
+    #: board here (three to four times that on a Pi 4); false saves it on a slow Pi.
+    hands: bool = True
 
     @property
     def source(self) -> str:
@@ -198,7 +202,7 @@ class Config:
         pins = self.lights.pins
         return {
             "camera": {"source": self.camera.source, "size": list(self.camera.size), "fps": self.camera.fps,
-                       "loop": self.camera.loop},
+                       "loop": self.camera.loop, "hands": self.camera.hands},
             "calibration": {"path": str(self.calibration.path)},
             "game": {"variant": self.game.variant, "match-to": self.game.match_to,
                      "opening": self.game.opening.value, "mode": self.game.mode.value,
@@ -374,7 +378,7 @@ class _Reader:
         )
 
     def camera(self, document: Mapping[str, Any]) -> CameraConfig:
-        table = self._section(document, "camera", ["source", "size", "fps", "loop"])
+        table = self._section(document, "camera", ["source", "size", "fps", "loop", "hands"])
         expected = '"picamera2", "usb:N" (N = /dev/videoN), "folder:PATH" or "video:PATH"'
         source = self._text(table, "camera", "source", "picamera2", expected)
         kind_text, _, argument = source.partition(":")
@@ -409,7 +413,8 @@ class _Reader:
         if loop and kind not in (SourceKind.FOLDER, SourceKind.VIDEO):
             raise _KeyError("camera.loop", f"expected false: only a folder or a video can be played again, "
                                            f"not {kind.value}")
-        return CameraConfig(kind, device, path, (size[0], size[1]), fps, loop)
+        hands = self._flag(table, "camera", "hands", _D.camera.hands)
+        return CameraConfig(kind, device, path, (size[0], size[1]), fps, loop, hands)
 
     def calibration(self, document: Mapping[str, Any]) -> CalibrationConfig:
         table = self._section(document, "calibration", ["path"])

@@ -355,12 +355,13 @@ class Service:
         calibration, self._pending_calibration = self._pending_calibration, None
         if calibration is None:
             return
-        from vision.observation import Observer
+        from vision.observation import HANDS, Observer
         from vision.stabiliser import Stabiliser
 
         self._calibration = calibration
         self._stabiliser = Stabiliser()
-        self._observer = Observer(calibration, self._stabiliser.config)
+        self._observer = Observer(calibration, self._stabiliser.config,
+                                  HANDS if self.config.camera.hands else None)
         self.live.calibrated(calibration)
         self.live.fault("calibration", None)
 

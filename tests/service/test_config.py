@@ -125,7 +125,8 @@ def test_a_pin_used_twice_names_both_keys() -> None:
 
 @pytest.mark.parametrize(("text", "key", "suggestion"), [
     ("[game]\nmatch_to = 3", "game.match_to", "did you mean match-to?"),
-    ("[camera]\nresolution = [640, 480]", "camera.resolution", "(known keys: source, size, fps, loop)"),
+    ("[camera]\nresolution = [640, 480]", "camera.resolution",
+     "(known keys: source, size, fps, loop, hands)"),
     ("[web]\nhots = '::1'", "web.hots", "did you mean host?"),
     ("[storage]\njournal = '/srv'", "storage.journal", "did you mean journal-dir?"),
     ("[gmae]\nvariant = 'standard'", "gmae", "unknown section; did you mean game?"),
@@ -197,6 +198,13 @@ def test_config_check_gives_the_one_line_error_and_status_2(
     assert out.getvalue() == ""
     assert capsys.readouterr().err == (
         f'pipgammon: {bad}: game.match-to: expected a whole number from 0 to 64, got "five"\n')
+
+
+def test_the_hand_networks_are_asked_unless_switched_off() -> None:
+    assert parse_config("").camera.hands
+    assert not parse_config("[camera]\nhands = false").camera.hands
+    with pytest.raises(ConfigError, match=r"camera\.hands: expected true or false, got 1"):
+        parse_config("[camera]\nhands = 1")
 
 
 def test_loop_is_for_replayed_sources_only() -> None:
