@@ -107,7 +107,7 @@ def run(seed: int, turns: int, hold: int) -> dict[str, list[float] | int]:
                 print(f"  seed {seed}: the still spell at frames {first}-{last} was never emitted")
         previous = truth
     return {"frames": len(frames), "emitted": len(emitted), "wrong": wrong, "untrusted": untrusted,
-            "missed": missed,
+            "missed": missed, "hands": observer.hands,
             "latency": latency, "latency_ms": latency_ms, "read_ms": read_ms,
             "fresh_ms": fresh_ms}
 
@@ -121,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="frames per still spell (30 is a second at 30 fps, as a camera gives)")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
-    totals: dict[str, int] = {"frames": 0, "emitted": 0, "wrong": 0, "untrusted": 0, "missed": 0}
+    totals: dict[str, int] = {"frames": 0, "emitted": 0, "wrong": 0, "untrusted": 0, "missed": 0, "hands": 0}
     latency: list[float] = []
     latency_ms: list[float] = []
     read_ms: list[float] = []
@@ -139,6 +139,8 @@ def main(argv: list[str] | None = None) -> int:
           f"new still spells missed {totals['missed']}")
     print(f"  of the wrong, differing only where the scene says not to trust it (a cocked die's face, "
           f"an unsure point one off): {totals['untrusted']}")
+    print(f"  boards at rest the hand networks called a hand: {totals['hands']} "
+          "(the sequences' hands are never still)")
     if latency:
         print(f"  latency: median {statistics.median(latency):.0f} frames, "
               f"{statistics.median(latency_ms):.0f} ms at 30 fps (max {max(latency_ms):.0f} ms)")
