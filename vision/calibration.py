@@ -24,6 +24,7 @@ import numpy.typing as npt
 
 from engine.position import Position
 from vision.geometry import FloatArray
+from vision.hands import hands_over
 from vision.outline import fit_to_triangles
 from vision.slot_model import SlotModel
 from vision.templates import BLACK, COVERED, SHOWS, WHITE, Descriptors, Templates, labels_for
@@ -147,6 +148,11 @@ def calibrate(frame: Image, corners: FloatArray, model: SlotModel | None = None)
     """
     model = model or SlotModel.load()
     height, width = frame.shape[:2]
+    # A hand over a bare place would be learnt as that place's empty look, and every later
+    # frame read against it; the covered check below knows only rendered hands.
+    if hands := hands_over(frame, np.asarray(corners, np.float64)):
+        raise CalibrationError(f"a hand over the board (sure to {max(h.presence for h in hands):.2f}): "
+                               "take the starting position with nothing over it")
     scored = []
     for candidate in orientations(np.asarray(corners, np.float64)):
         view, described = _describe(frame, candidate)

@@ -38,7 +38,6 @@ import cv2
 import numpy as np
 
 from vision.geometry import FloatArray
-from vision.reading import Reading
 from vision.view import PLACE_CENTRES, PLACES, Image, on_board_units
 
 DATA = Path(__file__).parent / "data"
@@ -240,13 +239,8 @@ def hands_over(frame: Image, corners: FloatArray, config: HandConfig = HandConfi
     return tuple(palm for palm in confirmed if palm.presence >= config.min_presence)
 
 
-def hand_reading(palms: tuple[Palm, ...], corners: FloatArray, ms: float = 0.0) -> Reading:
-    """The `occluded` reading of a frame with hands (``palms``) over its playing area, naming
-    the point under the surest."""
-    best = max(palms, key=lambda palm: palm.presence)
-    at = on_board_units(corners, [best.centre])[0]
+def near(palm: Palm, corners: FloatArray) -> str:
+    """Where ``palm`` is over the board, in words: the point (or the bar) whose place is nearest."""
+    at = on_board_units(corners, [palm.centre])[0]
     place = PLACES[int(np.argmin(np.linalg.norm(PLACE_CENTRES - at, axis=1)))]
-    near = "the bar" if place.on_bar else f"point {place.point}"
-    more = f", and {len(palms) - 1} more" if len(palms) > 1 else ""
-    reason = f"a hand over the board near {near} (sure to {best.presence:.2f}{more})"
-    return Reading("occluded", reason=reason, ms=ms)
+    return "the bar" if place.on_bar else f"point {place.point}"

@@ -18,7 +18,7 @@ import numpy as np
 from vision.calibration import Calibration
 from vision.corners import read_corners
 from vision.dice import CubeOnBoard, Die, on_board
-from vision.hands import HandConfig, hand_reading, hands_over
+from vision.hands import HandConfig, hands_over, near
 from vision.reading import Reading, read
 from vision.stabiliser import Scene, StabiliserConfig, motion, shrink, what_counts
 from vision.view import Image, canonical, mount_view
@@ -95,7 +95,10 @@ def _hand_over(frame: Image, corners: np.ndarray, config: HandConfig = HANDS) ->
     palms = hands_over(frame, corners, config)
     if not palms:
         return None
-    return Observation(hand_reading(palms, corners, (time.perf_counter() - started) * 1000))
+    best = max(palms, key=lambda palm: palm.presence)
+    more = f", and {len(palms) - 1} more" if len(palms) > 1 else ""
+    reason = f"a hand over the board near {near(best, corners)} (sure to {best.presence:.2f}{more})"
+    return Observation(Reading("occluded", reason=reason, ms=(time.perf_counter() - started) * 1000))
 
 
 class Observer:

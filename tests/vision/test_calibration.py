@@ -75,6 +75,22 @@ def test_a_missing_checker_is_named() -> None:
         calibrate(frame, truth.corners)
 
 
+@pytest.mark.parametrize("seed", [0, 5, 10])
+def test_a_start_frame_with_a_hand_over_the_board_is_refused(seed: int) -> None:
+    """A hand over bare places would be learnt as their empty look: the hand networks
+    (vision/hands.py) refuse the frame before anything is learnt."""
+    rng = random.Random(41)
+    style = synthetic.Style.random(rng, hand=False)
+    mount = synthetic.camera(style, rng)
+    frame, truth = synthetic.render(Position.start(), random.Random(seed),
+                                    style=dataclasses.replace(style, hand=True), mount=mount)
+    assert truth.occluded
+    with pytest.raises(CalibrationError, match=r"a hand over the board \(sure to 0\.\d\d\): take the"):
+        calibrate(frame, truth.corners)
+    clear, truth = synthetic.render(Position.start(), random.Random(seed), style=style, mount=mount)
+    assert calibrate(clear, truth.corners).frame_size == (1280, 960)
+
+
 def test_a_frame_with_no_board_is_refused() -> None:
     rng = random.Random(23)
     table = synthetic._wood(rng, (960, 1280), (90, 120, 150))

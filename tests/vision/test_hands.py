@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -16,12 +17,13 @@ from vision.hands import (
     HandModelError,
     confirm,
     find_palms,
-    hand_reading,
     hands_in,
     hands_over,
+    near,
 )
 from vision.images import load
 from vision.observation import observe_corners
+from vision.view import PLACE_CENTRES, PLACES, board_matrix
 
 DICE_PHOTOS = Path(__file__).resolve().parents[2] / "bench" / "data" / "real-dice" / "images"
 #: A real photo (BSD-3, bench/data/real-dice) of fingers holding a die at its bottom-left edge.
@@ -102,12 +104,18 @@ def test_clear_rendered_boards_show_no_hand() -> None:
         assert hands_over(frame, truth.corners) == (), seed
 
 
-def test_the_reason_names_the_point_under_the_hand_and_counts_the_others() -> None:
+def test_a_hand_is_named_by_the_point_under_it() -> None:
     frame, truth = rendered(82, hand=True)
-    palms = hands_over(frame, truth.corners)
-    reading = hand_reading(palms + palms, truth.corners)
-    assert reading.status == "occluded" and reading.points == (0,) * 24
-    assert "and 1 more" in reading.reason and (" point " in reading.reason or "the bar" in reading.reason)
+    (palm,) = hands_over(frame, truth.corners)
+    name = near(palm, truth.corners)
+    assert name.startswith("point ") or name == "the bar"
+    named = [i for i, place in enumerate(PLACES)
+             if (place.on_bar and name == "the bar") or f"point {place.point}" == name]
+    to_frame = np.linalg.inv(board_matrix(truth.corners))
+    centres = cv2.perspectiveTransform(PLACE_CENTRES[named].reshape(-1, 1, 2).astype(np.float64), to_frame)
+    gaps = np.hypot(*(centres.reshape(-1, 2) - palm.centre).T)
+    assert gaps.min() < palm.side  # a place of the point named lies under the palm
+    assert truth.hand is not None and truth.hand[int(palm.centre[1]), int(palm.centre[0])]
 
 
 def test_a_missing_or_broken_hand_network_is_a_clear_error(tmp_path: Path) -> None:
