@@ -19,7 +19,7 @@ the mediapipe 0.10.18 wheel on PyPI (Apache-2.0, its licence and origin in
 
 Alone, the palm detector took a row of skin-coloured checkers beside the cube for a palm
 (scores up to 0.75, the demo's board), where real hands over a board scored from 0.72; the
-landmark model gave those rows a presence of 0.15 at most, and every real hand 0.96 or more.
+landmark model gave those rows a presence of 0.15 at most, and every real hand 0.91 or more.
 
 The two take about 30 ms, and 20 ms more a palm proposed, on one core here (`bench/hands.py`),
 several frames' reading, so a live camera asks them only of a board at rest about to be
@@ -95,9 +95,9 @@ class HandConfig:
     #: The best this many palms over the board are asked of the landmark model.
     proposals: int = 2
     #: A palm whose hand the landmark model sees this surely is a hand.  On the real photos of
-    #: `bench/hands.py` every hand over a board gave 0.96 or more, and the palms proposed where
-    #: there was none 0.49 at most (rows of checkers on a tournament board), as did rows of
-    #: skin-coloured checkers the palm detector scored up to 0.75 on the demo's board (0.15).
+    #: `bench/hands.py` every hand over a board gave 0.91 or more (a motion-blurred one), and
+    #: the palms proposed over clear boards 0.003 at most; rows of skin-coloured checkers the
+    #: palm detector scored up to 0.75 on the demo's board gave 0.15 at most.
     min_presence: float = 0.8
     #: The picture asked is the playing area's bounding box grown by this share of its size
     #: on every side: an arm reaches in over the rim, and its palm may be half outside.

@@ -582,8 +582,9 @@ def _hand(image: Image, style: Style, area: FloatArray, rng: random.Random) -> t
 
     The hand has a palm, four fingers, a thumb, creases where the fingers touch, a rounded
     shading and a shadow on the board; the arm is bare or in a sleeve.  A flat blob of skin
-    colour taught the checker reader's *covered* class, but the networks trained on real hands
-    (`vision.hands`) found none of those, and find 19 of the checker benchmark's 30 of these."""
+    colour taught the checker reader's *covered* class, but the palm detector trained on real
+    hands (`vision.hands`) took none of those for a palm; the hand networks find 19 of the
+    checker benchmark's 30 of these."""
     height, width = image.shape[:2]
     target = area.mean(axis=0) + rng.uniform(-0.3, 0.3) * (area.max(axis=0) - area.min(axis=0))
     edge = rng.choice(((target[0], height + 40), (target[0], -40), (-40, target[1]), (width + 40, target[1])))
