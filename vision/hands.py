@@ -76,10 +76,6 @@ class Palm:
     knuckle: tuple[float, float]
     presence: float = 0.0
 
-    def to_json(self) -> dict[str, object]:
-        return {"score": round(self.score, 3), "presence": round(self.presence, 3),
-                "x": round(self.centre[0], 1), "y": round(self.centre[1], 1), "side": round(self.side, 1)}
-
     def moved(self, dx: float, dy: float) -> Palm:
         def by(point: tuple[float, float]) -> tuple[float, float]:
             return point[0] + dx, point[1] + dy
@@ -209,11 +205,15 @@ def confirm(frame: Image, palm: Palm, data: Path = DATA) -> Palm:
     return replace(palm, presence=float(np.asarray(flag).ravel()[0]))
 
 
-def hands_in(frame: Image, config: HandConfig = HandConfig(), data: Path = DATA) -> tuple[Palm, ...]:
-    """The hands anywhere in ``frame``: its best `HandConfig.proposals` palms, confirmed."""
-    proposed = find_palms(frame, config.min_score, data)[:config.proposals]
-    palms = [confirm(frame, palm, data) for palm in proposed]
+def _confirmed(frame: Image, proposed: list[Palm], config: HandConfig, data: Path) -> tuple[Palm, ...]:
+    """The best `HandConfig.proposals` of the palms ``proposed`` that the landmark model confirms."""
+    palms = [confirm(frame, palm, data) for palm in proposed[:config.proposals]]
     return tuple(palm for palm in palms if palm.presence >= config.min_presence)
+
+
+def hands_in(frame: Image, config: HandConfig = HandConfig(), data: Path = DATA) -> tuple[Palm, ...]:
+    """The hands anywhere in ``frame``."""
+    return _confirmed(frame, find_palms(frame, config.min_score, data), config, data)
 
 
 def hands_over(frame: Image, corners: FloatArray, config: HandConfig = HandConfig(),
@@ -235,8 +235,7 @@ def hands_over(frame: Image, corners: FloatArray, config: HandConfig = HandConfi
             for palm in find_palms(frame[y0:y1, x0:x1], config.min_score, data)]
     # Signed distance from the playing area's edge, positive inside.
     over = [palm for palm in over if cv2.pointPolygonTest(contour, palm.centre, True) >= -palm.side / 4]
-    confirmed = [confirm(frame, palm, data) for palm in over[:config.proposals]]
-    return tuple(palm for palm in confirmed if palm.presence >= config.min_presence)
+    return _confirmed(frame, over, config, data)
 
 
 def near(palm: Palm, corners: FloatArray) -> str:
