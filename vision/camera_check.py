@@ -1,4 +1,4 @@
-"""Is a camera mount good enough to referee?  Pixels per die, focus and glare.
+"""Is a camera mount good enough to referee?  Pixels per die, focus, glare, and no hand in the way.
 
 Used when setting up a board (``pipgammon camera-check``): the answers are about the
 mount and the lamp, so each failed check says what to change.
@@ -10,6 +10,8 @@ mount and the lamp, so each failed check says what to change.
   so a dim but sharp frame is not called blurred.
 - **Glare**: the share of the playing area at the top of the sensor's range, where a
   lamp's reflection hides whatever is under it.
+- **Hands over the board**: none that the hand networks (`vision.hands`) see over the playing
+  area, since a hand in the picture changes the focus and glare measured, and hides the board.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import numpy as np
 
 from vision.calibration import Calibration
 from vision.geometry import BoardGeometry
+from vision.hands import hands_over, near
 from vision.view import Image
 
 
@@ -51,7 +54,7 @@ def die_pixels(calibration: Calibration) -> float:
 
 def check_camera(frame: Image, calibration: Calibration,
                  config: CameraCheckConfig = CameraCheckConfig()) -> tuple[Check, ...]:
-    """The three checks on a frame from the calibrated mount (the frame must match its size)."""
+    """The four checks on a frame from the calibrated mount (the frame must match its size)."""
     mask = np.zeros(frame.shape[:2], np.uint8)
     cv2.fillConvexPoly(mask, np.round(calibration.corners).astype(np.int32), 255)
     inside = mask > 0
@@ -62,6 +65,7 @@ def check_camera(frame: Image, calibration: Calibration,
     glare = float(np.count_nonzero(frame.min(axis=2)[inside] >= 250)) / max(1, int(inside.sum()))
     die = die_pixels(calibration)
     width, height = calibration.frame_size
+    hands = hands_over(frame, calibration.corners)
     return (
         Check("pixels per die", die, f">= {config.min_die_px:.0f}", die >= config.min_die_px,
               "ok" if die >= config.min_die_px else
@@ -73,4 +77,8 @@ def check_camera(frame: Image, calibration: Calibration,
         Check("glare", glare, f"<= {config.max_glare:.0%}", glare <= config.max_glare,
               "ok" if glare <= config.max_glare else
               f"{glare:.1%} of the playing area is burnt out: lower the exposure, move or diffuse the lamp"),
+        Check("hands over the board", len(hands), "0", not hands,
+              "ok" if not hands else
+              f"a hand over the board near {near(hands[0], calibration.corners)}: take the picture again "
+              "with nothing over the board"),
     )

@@ -138,7 +138,8 @@ def test_camera_check_reports_each_check(board: tuple[Path, Path, list[float]], 
     assert run(["calibrate", str(start), "-o", str(calibration)])[0] == 0
     status, text = run(["camera-check", "--calibration", str(calibration), str(scene), "--json"])
     report = json.loads(text)
-    assert [c["name"] for c in report["checks"]] == ["pixels per die", "focus", "glare"]
+    names = ["pixels per die", "focus", "glare", "hands over the board"]
+    assert [c["name"] for c in report["checks"]] == names
     # A whole board in 1280 x 960 leaves dice under 40 px: not good enough, exit 1.
     assert status == 1 and report["ok"] is False
     assert report["checks"][0]["ok"] is False and "resolution" in report["checks"][0]["advice"]

@@ -1,7 +1,9 @@
-"""camera-check: pixels per die, focus and glare on a calibrated mount."""
+"""camera-check: pixels per die, focus, glare and nothing over the board on a calibrated mount."""
 
 from __future__ import annotations
 
+import dataclasses
+import random
 from collections.abc import Callable
 
 import cv2
@@ -9,6 +11,7 @@ import numpy as np
 import pytest
 
 from engine.position import Position
+from vision import synthetic
 from vision.camera_check import check_camera, die_pixels
 from vision.geometry import BoardGeometry
 
@@ -47,6 +50,22 @@ def test_a_burnt_out_patch_fails_glare(setup_factory: Callable[..., Setup]) -> N
     checks = {c.name: c for c in check_camera(frame, setup.calibration)}
     assert checks["glare"].passed is False
     assert "lamp" in checks["glare"].advice
+
+
+def test_a_hand_in_the_picture_fails_and_says_where() -> None:
+    rng = random.Random(41)
+    style = synthetic.Style.random(rng, hand=False)
+    mount = synthetic.camera(style, rng)
+    start, truth = synthetic.render(Position.start(), random.Random(1), style=style, mount=mount)
+    from vision.calibration import calibrate
+
+    calibration = calibrate(start, truth.corners)
+    with_hand = dataclasses.replace(style, hand=True)
+    frame, truth = synthetic.render(Position.start(), random.Random(0), style=with_hand, mount=mount)
+    check = {c.name: c for c in check_camera(frame, calibration)}["hands over the board"]
+    assert check.passed is False and check.value == 1
+    assert check.advice.startswith("a hand over the board near ")
+    assert {c.name: c.passed for c in check_camera(start, calibration)}["hands over the board"] is True
 
 
 def test_advice_is_ok_only_when_passed(setup_factory: Callable[..., Setup]) -> None:
