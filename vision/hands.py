@@ -29,6 +29,7 @@ trusted (`vision.observation.Observer`); a photo is asked every time.
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache
@@ -129,9 +130,14 @@ def _network(path: Path, outputs: tuple[str, ...]) -> Network:
     except cv2.error as err:
         raise HandModelError(f"the hand network {path} cannot be loaded: {err}") from err
 
+    # One network serves every caller: the service's loop asks it of a board at rest while the
+    # dashboard's thread may be calibrating, and an OpenCV net's input is state of its own.
+    lock = threading.Lock()
+
     def forward(batch: np.ndarray) -> list[np.ndarray]:
-        net.setInput(batch)
-        return [np.asarray(out) for out in net.forward(list(outputs))]
+        with lock:
+            net.setInput(batch)
+            return [np.asarray(out) for out in net.forward(list(outputs))]
 
     return forward
 

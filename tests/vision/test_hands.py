@@ -118,6 +118,18 @@ def test_a_hand_is_named_by_the_point_under_it() -> None:
     assert truth.hand is not None and truth.hand[int(palm.centre[1]), int(palm.centre[0])]
 
 
+def test_two_threads_asking_at_once_get_what_each_would_alone() -> None:
+    """The service's loop and the dashboard's calibration may ask the networks at the same time."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    photos = [load(FINGERS), load(DICE_PHOTOS / "IMG_20191208_111246.jpg")]
+    alone = [hands_in(photo, HandConfig(min_score=0.05, min_presence=0.0)) for photo in photos]
+    every = HandConfig(min_score=0.05, min_presence=0.0)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        together = list(pool.map(lambda i: hands_in(photos[i % 2], every), range(16)))
+    assert all(result == alone[i % 2] for i, result in enumerate(together))
+
+
 def test_a_missing_or_broken_hand_network_is_a_clear_error(tmp_path: Path) -> None:
     picture = np.zeros((240, 320, 3), np.uint8)
     with pytest.raises(HandModelError, match="missing: reinstall pipgammon"):
