@@ -9,6 +9,7 @@ import numpy as np
 
 from vision import synthetic
 from vision.corners import (
+    colour_bar,
     colour_unsure_points,
     mixed_unsure,
     past_fifth,
@@ -19,7 +20,7 @@ from vision.corners import (
 from vision.discs import Rows
 from vision.reading import count
 from vision.templates import BLACK, EMPTY, WHITE, Templates
-from vision.view import BAR_SLOTS, GRID, PLACES, SLOTS, bar_index, place_index
+from vision.view import BAR_SLOTS, BAR_START, GRID, PLACES, SLOTS, bar_index, place_index
 
 
 def test_random_boards_read_from_their_corners() -> None:
@@ -183,6 +184,28 @@ def test_a_checkers_hue_counts_as_much_as_its_brightness() -> None:
     colours = colour_unsure_points(kinds, certainty, described)
     assert list(colours[[place_index(18, slot) for slot in range(SLOTS)]]) == [BLACK] * 2 + [EMPTY] * 3
     assert (colours[[place_index(1, slot) for slot in range(SLOTS)]] == WHITE).all()
+
+
+def test_a_checker_on_the_bar_takes_the_colour_of_the_points_checkers_its_face_is_nearer() -> None:
+    """A dark bar read a white checker on it as black on two real tournament boards: the bar's
+    checkers are coloured by the two groups of the points' checkers, when there are both."""
+    features = GRID * GRID * 3
+    described = np.zeros((len(PLACES), features), np.float32)
+    kinds = np.full(len(PLACES), EMPTY)
+
+    def put(places: list[int], colour: int, face: float) -> None:
+        kinds[places], described[places] = colour, face
+
+    put([place_index(1, slot) for slot in range(3)], WHITE, 0.5)
+    put([place_index(12, slot) for slot in range(3)], BLACK, -1.5)
+    put([bar_index(0, 0)], BLACK, 0.4)  # read black, as light as the white checkers
+    put([bar_index(1, 0)], WHITE, -1.4)  # read white, as dark as the black ones
+    colours = colour_bar(kinds, described)
+    assert (colours[bar_index(0, 0)], colours[bar_index(1, 0)]) == (WHITE, BLACK)
+    assert (colours[:BAR_START] == kinds[:BAR_START]).all()  # the points as they were
+    # Too few checkers of one colour on the points to know its face: the bar is left as read.
+    kinds[place_index(12, 2)] = EMPTY
+    assert (colour_bar(kinds, described) == kinds).all()
 
 
 def test_a_point_read_in_two_colours_is_left_unsure() -> None:
