@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import json
-import random
 from pathlib import Path
 
 import cv2
@@ -13,6 +11,7 @@ import pytest
 
 from engine.position import Position
 from pipgammon.cli import main
+from tests.vision.conftest import a_mount, with_hand
 from vision import synthetic
 
 SCENE = Position.from_text("W 2:3 4:2 6:4 9:1 18:2 bar:1 off:2 | B 24:2 22:3 20:5 14:1 11:2 bar:2")
@@ -26,9 +25,7 @@ def run(args: list[str]) -> tuple[int, str]:
 @pytest.fixture(scope="module")
 def board(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, list[float]]:
     folder = tmp_path_factory.mktemp("board")
-    rng = random.Random(41)
-    style = synthetic.Style.random(rng, hand=False)
-    mount = synthetic.camera(style, rng)
+    rng, style, mount = a_mount(41)
     start, _ = synthetic.render(Position.start(), rng, style=style, mount=mount)
     scene, truth = synthetic.render(SCENE, rng, style=style, mount=mount)
     cv2.imwrite(str(folder / "start.jpg"), start, [cv2.IMWRITE_JPEG_QUALITY, 92])
@@ -64,11 +61,8 @@ def test_a_photo_with_a_hand_over_the_board_is_occluded_in_both_modes(
     """The board fixture's mount and lamp, with the renderer's hand over the board (its frame
     seed 4 chosen for a hand the networks find surely: bench/hands.py finds 19 of 30)."""
     start, _, corners = board
-    rng = random.Random(41)
-    style = synthetic.Style.random(rng, hand=False)
-    mount = synthetic.camera(style, rng)
-    frame, truth = synthetic.render(SCENE, random.Random(4), style=dataclasses.replace(style, hand=True),
-                                    mount=mount)
+    _, style, mount = a_mount(41)
+    frame, truth = with_hand(SCENE, style, mount, 4)
     assert truth.occluded
     photo = tmp_path / "hand.png"
     cv2.imwrite(str(photo), frame)

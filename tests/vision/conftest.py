@@ -30,10 +30,22 @@ class Setup:
         return synthetic.render(position, self.rng, style=style, mount=self.mount)
 
 
-def make_setup(seed: int, **style_changes: object) -> Setup:
+def a_mount(seed: int, **style_changes: object) -> tuple[random.Random, synthetic.Style, np.ndarray]:
+    """A board's generator, style (no hand) and camera mount from ``seed``."""
     rng = random.Random(seed)
     style = dataclasses.replace(synthetic.Style.random(rng, hand=False), **style_changes)
-    mount = synthetic.camera(style, rng)
+    return rng, style, synthetic.camera(style, rng)
+
+
+def with_hand(position: Position, style: synthetic.Style, mount: np.ndarray,
+              seed: int) -> tuple[np.ndarray, synthetic.Truth]:
+    """``position`` on ``mount`` with the renderer's hand over the board, the frame drawn from ``seed``."""
+    hand = dataclasses.replace(style, hand=True)
+    return synthetic.render(position, random.Random(seed), style=hand, mount=mount)
+
+
+def make_setup(seed: int, **style_changes: object) -> Setup:
+    rng, style, mount = a_mount(seed, **style_changes)
     start, _ = synthetic.render(Position.start(), rng, style=style, mount=mount)
     return Setup(rng, style, mount, start, calibrate(start, find_corners(start)))
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from engine.position import Position
-from tests.vision.conftest import Setup
+from tests.vision.conftest import Setup, a_mount, with_hand
 from vision import synthetic
 from vision.calibration import Calibration, CalibrationError, calibrate
 from vision.outline import OutlineError, find_corners
@@ -79,11 +79,8 @@ def test_a_missing_checker_is_named() -> None:
 def test_a_start_frame_with_a_hand_over_the_board_is_refused(seed: int) -> None:
     """A hand over bare places would be learnt as their empty look: the hand networks
     (vision/hands.py) refuse the frame before anything is learnt."""
-    rng = random.Random(41)
-    style = synthetic.Style.random(rng, hand=False)
-    mount = synthetic.camera(style, rng)
-    frame, truth = synthetic.render(Position.start(), random.Random(seed),
-                                    style=dataclasses.replace(style, hand=True), mount=mount)
+    _, style, mount = a_mount(41)
+    frame, truth = with_hand(Position.start(), style, mount, seed)
     assert truth.occluded
     with pytest.raises(CalibrationError, match=r"a hand over the board \(sure to 0\.\d\d\): take the"):
         calibrate(frame, truth.corners)

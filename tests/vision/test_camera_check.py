@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Callable
 
@@ -15,7 +14,7 @@ from vision import synthetic
 from vision.camera_check import check_camera, die_pixels
 from vision.geometry import BoardGeometry
 
-from .conftest import Setup
+from .conftest import Setup, a_mount, with_hand
 
 
 def by_name(frame: np.ndarray, setup: Setup) -> dict[str, bool]:
@@ -53,15 +52,12 @@ def test_a_burnt_out_patch_fails_glare(setup_factory: Callable[..., Setup]) -> N
 
 
 def test_a_hand_in_the_picture_fails_and_says_where() -> None:
-    rng = random.Random(41)
-    style = synthetic.Style.random(rng, hand=False)
-    mount = synthetic.camera(style, rng)
+    _, style, mount = a_mount(41)
     start, truth = synthetic.render(Position.start(), random.Random(1), style=style, mount=mount)
     from vision.calibration import calibrate
 
     calibration = calibrate(start, truth.corners)
-    with_hand = dataclasses.replace(style, hand=True)
-    frame, truth = synthetic.render(Position.start(), random.Random(0), style=with_hand, mount=mount)
+    frame, _ = with_hand(Position.start(), style, mount, 0)
     check = {c.name: c for c in check_camera(frame, calibration)}["hands over the board"]
     assert check.passed is False and check.value == 1
     assert check.advice.startswith("a hand over the board near ")
