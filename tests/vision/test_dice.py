@@ -148,6 +148,26 @@ def test_a_die_is_read_where_it_lies_not_where_the_detector_guessed() -> None:
         assert not _doubtful(read_places(frame, bare, config)[1][0], config)
 
 
+def test_a_doubtful_die_sized_far_under_the_photos_other_dice_is_read_at_their_size() -> None:
+    """The detector sized this white 2 (a real photo's, labelled 43 px) at 22 px, and the crop
+    cut there shows one pip: read as a 1.  The photo's other dice are about 40 px, and read at
+    that size it is a 2.  A die read as surely at its own size as at theirs keeps its reading."""
+    from vision.dice import DiceConfig, Die
+
+    image = cv2.imread(str(PHOTOS / "images" / "IMG_20191209_100051.jpg"))
+
+    def split(dice: tuple[Die, ...]) -> tuple[Die, list[Die]]:
+        near = [np.hypot(d.centre[0] - 383, d.centre[1] - 245) < 20 for d in dice]
+        assert sum(near) == 1
+        return dice[near.index(True)], [d for d, here in zip(dice, near, strict=True) if not here]
+
+    unsized, unsized_others = split(find_dice(image, DiceConfig(photo_size=None)))
+    assert unsized.value == 1 and unsized.box[2] - unsized.box[0] < 30
+    sized, others = split(find_dice(image))
+    assert sized.value == 2
+    assert others == unsized_others and len(others) >= 3
+
+
 #: Crops of frames of the referee bench's games (bench/referee.py, rendered by
 #: vision/synthetic_game.py), each with the die's place (centre x, y and side, in pixels) as
 #: `on_board` found it, and its value.
