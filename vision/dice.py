@@ -152,11 +152,18 @@ class Die:
     colour: DieColour
     cocked: bool
     box: Box
-    confidence: float  # the reader's probability of this value
+    confidence: float  # the reader's probability of this value (of "cocked", for a cocked die)
+    #: The reader's probability of ``value`` among the six values alone: were the die flat.
+    flat_confidence: float | None = None
 
     @property
     def centre(self) -> tuple[float, float]:
         return box_centre(self.box)
+
+    def lying_flat(self) -> Die:
+        """This die read as lying flat: its likeliest value, as sure as the reader is of it."""
+        return replace(self, cocked=False, confidence=self.confidence if self.flat_confidence is None
+                       else self.flat_confidence)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -679,7 +686,8 @@ def find_objects(frame: np.ndarray, config: DiceConfig = DiceConfig(), models: P
             continue
         value, cocked = _face(p, config)
         confidence = float(max(p[value], p[COCKED]) / seen)
-        dice.append(Die(value, face_colour(crop, config), cocked, box, confidence))
+        dice.append(Die(value, face_colour(crop, config), cocked, box, confidence,
+                        float(p[value] / p[1:COCKED].sum())))
     return tuple(sorted(dice, key=lambda d: d.centre)), tuple(cubes)
 
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 
 from engine.player import Player
 from vision import synthetic
 from vision.dice import CubeOnBoard, Die, DieColour, on_board
-from vision.observation import Observation, observe
+from vision.observation import Observation, observe, propped
 from vision.reading import ReadConfig, Reading, read
+from vision.view import GEOMETRY
 
 from .conftest import Setup
 
@@ -22,6 +24,39 @@ def test_a_cocked_die_makes_an_ok_frame_cocked_and_nothing_else() -> None:
     assert Observation(OK, (FLAT,)).status == "ok"
     assert Observation(OK, (FLAT, COCKED)).status == "cocked"
     assert Observation(Reading("occluded"), (COCKED,)).status == "occluded"
+
+
+def test_a_die_called_cocked_with_nothing_to_lean_on_lies_flat() -> None:
+    """A die stays tilted only against a checker, the rim, the bar's side or the other die; one
+    called cocked in the open (a stripe of the board beside it looked like a second face) is
+    read flat, with the reader's confidence in its value.  Frame pixels are board units here."""
+    g = GEOMETRY
+    corners = g.corners()
+    side = g.die
+
+    def die(x: float, y: float, cocked: bool = True) -> Die:
+        box = (x - side / 2, y - side / 2, x + side / 2, y + side / 2)
+        return Die(4, DieColour.BLACK, cocked, box, confidence=0.8, flat_confidence=0.6)
+
+    points = [0] * 24
+    points[6 - 1] = -2  # two checkers on point 6, at its edge
+    reading = Reading("ok", tuple(points))
+    six_x, six_y = g.slot_centre(6, 1)
+    open_board = die(300.0, g.height / 2)
+    on_a_checker = die(six_x + g.checker / 2 + 0.4 * side, six_y)
+    by_the_rim = die(300.0, 0.8 * side)
+    by_the_bar = die(g.bar_box()[0] - 0.5 * side, 300.0)
+    flat = die(1000.0, g.height / 2, cocked=False)
+    seen = propped((open_board, on_a_checker, by_the_rim, by_the_bar, flat), reading, corners)
+    assert [d.cocked for d in seen] == [False, True, True, True, False]
+    assert seen[0] == replace(open_board, cocked=False, confidence=0.6)
+    assert seen[1:] == (on_a_checker, by_the_rim, by_the_bar, flat)
+    # A die on the other die leans on it; alone in the open, neither would.
+    upon = die(300.0 + 1.2 * side, g.height / 2)
+    assert [d.cocked for d in propped((open_board, upon), reading, corners)] == [True, True]
+    assert [d.cocked for d in propped((upon,), reading, corners)] == [False]
+    # Read as lying somewhere else, the checkers of point 6 hold nothing up.
+    assert not propped((on_a_checker,), Reading("ok"), corners)[0].cocked
 
 
 def test_a_die_leaning_on_a_checker_is_no_hand_over_the_board(setup_factory: Callable[..., Setup]) -> None:
