@@ -2,7 +2,8 @@
 
 This is what `pipgammon read` prints and what the stabiliser is fed.  The dice are read
 first because a place under a flat die holds no checker (`read`'s ``flat_dice``); a
-cocked die makes an ``ok`` frame ``cocked``, since the rulebook has that roll thrown again.
+cocked die makes an ``ok`` frame ``cocked``, since the rulebook has that roll thrown again;
+once the checkers are read, a die called cocked with nothing to lean on lies flat (`propped`).
 A photo is first asked for a real hand over the board (`vision.hands`); a live camera asks
 it only of a board at rest, before the stabiliser could trust it (`Observer`).
 """
@@ -111,15 +112,15 @@ def propped(dice: Sequence[Die], reading: Reading, corners: np.ndarray) -> tuple
     if not called:
         return tuple(dice)
     g = GEOMETRY
-    edges = [g.slot_centre(point, slot) for point in range(1, 25)
-             for slot in range(min(abs(reading.points[point - 1]), SLOTS))]
+    checkers = [g.slot_centre(point, slot) for point in range(1, 25)
+                for slot in range(min(abs(reading.points[point - 1]), SLOTS))]
     centres = on_board_units(corners, [die.centre for die in dice])
     bar0, _, bar1, _ = g.bar_box()
     out = list(dice)
     for i in called:
         x, y = centres[i]
         gaps = [min(x, y, g.width - x, g.height - y), abs(x - bar0), abs(x - bar1),
-                *(np.hypot(x - cx, y - cy) - g.checker / 2 for cx, cy in edges),
+                *(np.hypot(x - cx, y - cy) - g.checker / 2 for cx, cy in checkers),
                 *(np.hypot(x - ox, y - oy) - g.die / 2 for k, (ox, oy) in enumerate(centres) if k != i)]
         if min(gaps) > LEANS_WITHIN * g.die:
             out[i] = dice[i].lying_flat()
