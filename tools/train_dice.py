@@ -36,7 +36,9 @@ read dice on checkers: docs/dice.md):
     mkdir -p /tmp/v7 && cp /tmp/v4/dice_detector.onnx /tmp/v7/
     python tools/train_dice.py --ship --reader-only --boards 400 --reader-steps 6000 --decoys /tmp/v4 \
         --as-published --reader-widths 16,32,48,64 --cocked-jitter 0.08 --threads 2 --crop 48 --out /tmp/v7
-    # held out: the same with --only-fold K --boards 150 --threads 1 --out /tmp/folds7
+    # held out: the same with --only-fold K (K = 0..4, each beside a copy of v4's detector in
+    # /tmp/folds7/foldK) --boards 150 --threads 1 --out /tmp/folds7, then score all five:
+    python bench/dice.py --models /tmp/folds7 --folds 5 --synthetic 0 [--corrected]
 
 The held-out figures of docs/dice.md come from the v5 reader's recipe without fold 0's photos,
 beside v4's detector (which saw them: only the reader is held out), and the same for the v2
