@@ -168,6 +168,21 @@ def test_a_doubtful_die_sized_far_under_the_photos_other_dice_is_read_at_their_s
     assert others == unsized_others and len(others) >= 3
 
 
+def test_a_die_read_surer_at_its_own_size_keeps_that_reading() -> None:
+    """Photos mix die sizes.  This marbled 3 (a real photo's) is sized at 26 px among dice of
+    about 36, and read with doubt; at their size it reads as a 1, less surely, so it stays a 3."""
+    from vision.dice import DiceConfig, _value_confidence, read_places
+
+    image = cv2.imread(str(PHOTOS / "images" / "IMG_20191209_095533.jpg"))
+    (die,) = [d for d in find_dice(image) if np.hypot(d.centre[0] - 368, d.centre[1] - 313) < 15]
+    assert die.value == 3
+    side = die.box[2] - die.box[0]
+    _, own = read_places(image, [(*die.centre, side)], DiceConfig())
+    _, larger = read_places(image, [(*die.centre, 36.0)], DiceConfig())
+    assert side < 0.85 * 36.0 and own[0, 1:7].argmax() + 1 == 3
+    assert larger[0, 1:7].argmax() + 1 == 1 and _value_confidence(larger[0]) < _value_confidence(own[0])
+
+
 #: Crops of frames of the referee bench's games (bench/referee.py, rendered by
 #: vision/synthetic_game.py), each with the die's place (centre x, y and side, in pixels) as
 #: `on_board` found it, and its value.
