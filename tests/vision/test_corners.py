@@ -9,6 +9,7 @@ import numpy as np
 
 from vision import synthetic
 from vision.corners import (
+    at_most_fifteen,
     colour_bar,
     colour_unsure_points,
     mixed_unsure,
@@ -94,6 +95,31 @@ def test_a_checker_at_the_bars_end_with_none_inside_it_is_a_hinge() -> None:
     full = np.full(len(PLACES), EMPTY)
     full[[bar_index(0, slot) for slot in range(BAR_SLOTS)]] = BLACK  # four on the bar reach its end
     assert (without_hinges(full) == full).all()
+
+
+def test_a_side_seen_more_than_fifteen_times_loses_its_unsure_bar_checkers_first() -> None:
+    """A side has 15 checkers.  On a real photo two burgundy checkers were read, unsure, on a bare
+    bar beside 15 on the points: the bar's drawn looks are where phantoms stand most often."""
+    kinds = np.full(len(PLACES), EMPTY)
+    certainty = np.ones(len(PLACES))
+    for point in (6, 8, 13):
+        kinds[[place_index(point, slot) for slot in range(SLOTS)]] = BLACK  # 15 black on the points
+    kinds[[bar_index(1, 0), bar_index(1, 1), bar_index(1, 2)]] = BLACK  # and three on the bar
+    certainty[[bar_index(1, 0), bar_index(1, 1), bar_index(1, 2)]] = 0.7, 0.8, 0.9
+    kinds[bar_index(0, 0)] = WHITE  # White's one on the bar is no phantom: 1 of 15
+    certainty[bar_index(0, 0)] = 0.5
+    kept = at_most_fifteen(kinds, certainty)
+    assert (kept[BAR_START:] == EMPTY).sum() == len(PLACES) - BAR_START - 1
+    assert kept[bar_index(0, 0)] == WHITE and (kept[:BAR_START] == kinds[:BAR_START]).all()
+    # Only one too many: the outermost goes, the two inside it stay.
+    kinds[bar_index(1, 2)] = EMPTY
+    kinds[place_index(6, 4)] = EMPTY
+    kept = at_most_fifteen(kinds, certainty)
+    assert kept[bar_index(1, 1)] == EMPTY and kept[bar_index(1, 0)] == BLACK
+    # A bar checker read surely stays, even with the side over 15: the phantom is elsewhere.
+    certainty[[bar_index(1, 0), bar_index(1, 1)]] = 1.0
+    kinds[place_index(6, 4)] = BLACK
+    assert (at_most_fifteen(kinds, certainty) == kinds).all()
 
 
 def test_a_point_read_empty_takes_a_plain_row_of_discs_in_the_nearer_colour() -> None:
