@@ -155,6 +155,10 @@ class Die:
     confidence: float  # the reader's probability of this value (of "cocked", for a cocked die)
     #: The reader's probability of ``value`` among the six values alone: were the die flat.
     flat_confidence: float | None = None
+    #: On the board, how sure the first reading was that the die is cocked, when it found that at
+    #: least as likely as any value and the die is read flat (after the search round it, the
+    #: narrower check, or as the first reading's odds were under `DiceConfig.cocked_odds`).
+    first_cocked: float | None = None
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -164,6 +168,11 @@ class Die:
         """This die read as lying flat: its likeliest value, as sure as the reader is of it."""
         return replace(self, cocked=False, confidence=self.confidence if self.flat_confidence is None
                        else self.flat_confidence)
+
+    def tilted(self) -> Die:
+        """This die read as cocked, as sure of it as its first reading was (`first_cocked`)."""
+        return replace(self, cocked=True, confidence=self.confidence if self.first_cocked is None
+                       else self.first_cocked)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -636,11 +645,16 @@ def find_objects(frame: np.ndarray, config: DiceConfig = DiceConfig(), models: P
     if not peaks:
         return (), ()
     places = view.places(peaks)
+    first_cocked: dict[int, float] = {}
     if die_sides is None:
         crops, probabilities = read_places(frame, places, config, models)
         read_at_photo_size(frame, places, crops, probabilities, config, models)
     else:
         crops, probabilities, dice_like, guessed = _sort_places(frame, places, die_sides, config, models)
+        # Where a die cannot lie flat, cocked at least as likely as any value is enough
+        # (`vision.observation.propped`); elsewhere `_face` asks `DiceConfig.cocked_odds` of it.
+        first_cocked = {i: float(probabilities[i, COCKED] / (1.0 - probabilities[i, NOT_A_DIE]))
+                        for i in dice_like if probabilities[i, COCKED] >= probabilities[i, 1:COCKED].max()}
         if dice_like:
             # A die read with doubt (or called cocked) may have been cut off its centre: look
             # for it round there, and read it again where it was found.  So may a place read as
@@ -672,7 +686,8 @@ def find_objects(frame: np.ndarray, config: DiceConfig = DiceConfig(), models: P
     # Surest first, so a second peak on the same die (two centres a cell or two apart on a
     # large die) is dropped rather than read as another die.
     order = np.argsort(probabilities[:, NOT_A_DIE])
-    for (cx, cy, size), p, crop in ((places[i], probabilities[i], crops[i]) for i in order):
+    for i in order:
+        (cx, cy, size), p, crop = places[i], probabilities[i], crops[i]
         if 1.0 - p[NOT_A_DIE] < config.min_read:
             continue
         taken: list[Die | Cube] = [*dice, *cubes]
@@ -687,7 +702,7 @@ def find_objects(frame: np.ndarray, config: DiceConfig = DiceConfig(), models: P
         value, cocked = _face(p, config)
         confidence = float(max(p[value], p[COCKED]) / seen)
         dice.append(Die(value, face_colour(crop, config), cocked, box, confidence,
-                        float(p[value] / p[1:COCKED].sum())))
+                        float(p[value] / p[1:COCKED].sum()), None if cocked else first_cocked.get(i)))
     return tuple(sorted(dice, key=lambda d: d.centre)), tuple(cubes)
 
 

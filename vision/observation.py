@@ -3,7 +3,8 @@
 This is what `pipgammon read` prints and what the stabiliser is fed.  The dice are read
 first because a place under a flat die holds no checker (`read`'s ``flat_dice``); a
 cocked die makes an ``ok`` frame ``cocked``, since the rulebook has that roll thrown again;
-once the checkers are read, a die called cocked with nothing to lean on lies flat (`propped`).
+once the checkers are read, a die called cocked with nothing to lean on lies flat, and one
+resting on something is cocked if its first reading found that as likely as any value (`propped`).
 A photo is first asked for a real hand over the board (`vision.hands`); a live camera asks
 it only of a board at rest, before the stabiliser could trust it (`Observer`).
 """
@@ -34,6 +35,9 @@ HANDS = HandConfig()
 #: A die called cocked further than this many of its sides from everything it could lean on is
 #: read as lying flat (`propped`).
 LEANS_WITHIN = 1.25
+#: A die whose centre is nearer than this many of its sides to the edge of something it could rest
+#: on is cocked when its first reading found that at least as likely as any value (`propped`).
+RESTS_WITHIN = 0.6
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +101,9 @@ def observe_corners(frame: Image, corners: np.ndarray, hands: bool = True) -> Ob
 
 
 def propped(dice: Sequence[Die], reading: Reading, corners: np.ndarray) -> tuple[Die, ...]:
-    """``dice`` with each die called cocked that has nothing to lean on read as lying flat.
+    """``dice`` with each die called cocked that has nothing to lean on read as lying flat, and
+    each resting on something whose first reading found it cocked at least as likely as any value
+    read as cocked.
 
     A die stays tilted only against something: a checker, the rim, the bar's side or the other
     die.  A flat die by a stripe of the board (the edge of a dark point beside a black die, a pale
@@ -107,9 +113,20 @@ def propped(dice: Sequence[Die], reading: Reading, corners: np.ndarray) -> tuple
     as read, where their places are), the rim or the bar, and 5 of the 6 flat dice called cocked
     1.36 sides or more from all of them (the sixth 1.14 from the rim).  A die called cocked
     within `LEANS_WITHIN` sides of one stays cocked: a cocked die taken for flat is a roll judged
-    that the rulebook has thrown again."""
-    called = [i for i, die in enumerate(dice) if die.cocked]
-    if not called:
+    that the rulebook has thrown again.
+
+    The other way round, a die lying flat cannot have its centre within half a side of a
+    checker's edge or the rim: it would lie on them.  Of the games' cocked dice, two (tilted on a
+    checker, 0.34 sides inside its edge, and against the rim, 0.47 sides from it) were called
+    cocked by the first reading, then read flat by the search round them, which centred each on
+    its top face; a third, 0.25 sides from a checker's edge, had first odds of cocked of 1.5,
+    under `DiceConfig.cocked_odds`.  A die whose first reading found cocked at least as likely
+    as any value (`Die.first_cocked`) within `RESTS_WITHIN` sides of something is cocked: of the
+    3,170 flat dice of the games, 2 lay that near (the checkers being where their places are,
+    not where they lie), with first odds of cocked of 0.24 and 0.21, and the 17 flat dice called
+    cocked at first then read flat lay 0.85 sides or more from everything."""
+    asked = [i for i, die in enumerate(dice) if die.cocked or die.first_cocked is not None]
+    if not asked:
         return tuple(dice)
     g = GEOMETRY
     checkers = [g.slot_centre(point, slot) for point in range(1, 25)
@@ -117,13 +134,15 @@ def propped(dice: Sequence[Die], reading: Reading, corners: np.ndarray) -> tuple
     centres = on_board_units(corners, [die.centre for die in dice])
     bar0, _, bar1, _ = g.bar_box()
     out = list(dice)
-    for i in called:
+    for i in asked:
         x, y = centres[i]
-        gaps = [min(x, y, g.width - x, g.height - y), abs(x - bar0), abs(x - bar1),
-                *(np.hypot(x - cx, y - cy) - g.checker / 2 for cx, cy in checkers),
-                *(np.hypot(x - ox, y - oy) - g.die / 2 for k, (ox, oy) in enumerate(centres) if k != i)]
-        if min(gaps) > LEANS_WITHIN * g.die:
+        gap = min([min(x, y, g.width - x, g.height - y), abs(x - bar0), abs(x - bar1),
+                   *(np.hypot(x - cx, y - cy) - g.checker / 2 for cx, cy in checkers),
+                   *(np.hypot(x - ox, y - oy) - g.die / 2 for k, (ox, oy) in enumerate(centres) if k != i)])
+        if dice[i].cocked and gap > LEANS_WITHIN * g.die:
             out[i] = dice[i].lying_flat()
+        elif not dice[i].cocked and gap < RESTS_WITHIN * g.die:
+            out[i] = dice[i].tilted()
     return tuple(out)
 
 

@@ -59,6 +59,32 @@ def test_a_die_called_cocked_with_nothing_to_lean_on_lies_flat() -> None:
     assert not propped((on_a_checker,), Reading("ok"), corners)[0].cocked
 
 
+def test_a_die_first_called_cocked_resting_on_something_stays_cocked() -> None:
+    """A die centred within half a side of a checker's edge or the rim cannot lie flat there.  The
+    search round a die tilted on a checker centred it on its top face and read that flat; the first
+    reading had called it cocked, and so it is.  Frame pixels are board units here."""
+    g = GEOMETRY
+    corners = g.corners()
+    side = g.die
+
+    def die(x: float, y: float, first_cocked: float | None = 0.7) -> Die:
+        box = (x - side / 2, y - side / 2, x + side / 2, y + side / 2)
+        return Die(2, DieColour.WHITE, False, box, confidence=0.9, first_cocked=first_cocked)
+
+    points = [0] * 24
+    points[6 - 1] = -2
+    reading = Reading("ok", tuple(points))
+    six_x, six_y = g.slot_centre(6, 1)
+    on_a_checker = die(six_x + g.checker / 2 - 0.3 * side, six_y)
+    on_the_rim = die(300.0, 0.45 * side)
+    beside_a_checker = die(six_x + g.checker / 2 + 0.9 * side, six_y)  # room to lie flat: it does
+    never_called = die(six_x + g.checker / 2 - 0.3 * side, six_y + 2 * side, first_cocked=None)
+    seen = propped((on_a_checker, on_the_rim, beside_a_checker, never_called), reading, corners)
+    assert [d.cocked for d in seen] == [True, True, False, False]
+    assert seen[0] == replace(on_a_checker, cocked=True, confidence=0.7)
+    assert seen[2:] == (beside_a_checker, never_called)
+
+
 def test_a_die_leaning_on_a_checker_is_no_hand_over_the_board(setup_factory: Callable[..., Setup]) -> None:
     """A cocked die leans on a checker and covers two places, which alone made the frame
     `occluded`, so the call to throw again was never made.  The places it reaches into are read
