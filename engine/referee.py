@@ -696,15 +696,18 @@ class Referee:
         if theirs:
             self._void(player.opponent, theirs, frame, out)
             return True
-        if len(mine) < 2:
-            return False
         if len(mine) > 2:
             self._note = f"{len(mine)} {player.label} dice: two, please"
             return False
+        # A cocked die has both dice thrown again, wherever the other one is: hidden from the
+        # camera, off the board, or missed by the reader (a black 2 by the bar's edge, on the
+        # referee bench, beside a 6 cocked on a checker: waiting for it missed the call).
         if any(cocked for _, _, cocked in mine):
             self._emit(out, "reroll", frame, player=player.label, dice=[v for _, v, _ in mine],
                        seen=[list(d) for d in mine])
             return True
+        if len(mine) < 2:
+            return False
         dice = [mine[0][1], mine[1][1]]
         game = self._match.game
         if kind == "roll" and game.chooser is player and dice[0] == dice[1]:

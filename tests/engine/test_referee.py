@@ -792,6 +792,13 @@ def test_void_roll_and_cocked_reroll() -> None:
     assert referee2.see(Scene.of(legal)) == []
     assert [e.type for e in referee2.see(Scene.of(legal, dice=(("black", 6, False), ("black", 4, False))))] \
         == ["roll"]
+    # One die seen, cocked: thrown again, whether the other is hidden, off the board or missed.
+    referee3, _ = _opened()
+    referee3.see(Scene.of(legal))
+    assert referee3.see(Scene.of(legal, dice=(("black", 3, False),))) == []  # one flat die: wait for two
+    events = referee3.see(Scene.of(legal, dice=(("black", 6, True),)))
+    assert [(e.type, e["player"], e["dice"]) for e in events] == [("reroll", "black", [6])]
+    assert referee3.status == "Cocked die: roll again"
 
 
 def test_a_die_of_no_colour_is_nobodys() -> None:
