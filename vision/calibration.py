@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.position import Position
+from vision.dice import on_board
 from vision.geometry import FloatArray
 from vision.hands import hands_over
 from vision.outline import fit_to_triangles
@@ -37,6 +38,7 @@ from vision.view import (
     cells_within,
     mount_view,
     observe,
+    on_board_units,
     place_index,
     place_name,
     view_size,
@@ -98,11 +100,16 @@ class Calibration:
     small_log: npt.NDArray[np.float32]  # the view at half resolution, as log intensities
     grid: FloatArray  # the view's light grid
     templates: Templates
+    #: Where the start frame showed "dice" (canonical board units): the board's own fittings, such
+    #: as the metal hinges at the ends of a tournament board's bar, read as white 1s.
+    fittings: tuple[tuple[float, float], ...] = ()
 
     @classmethod
-    def from_view(cls, corners: FloatArray, frame_size: tuple[int, int], view: Image) -> Calibration:
+    def from_view(cls, corners: FloatArray, frame_size: tuple[int, int], view: Image,
+                  fittings: tuple[tuple[float, float], ...] = ()) -> Calibration:
         small, grid, described = observe(view)
-        return cls(corners, frame_size, view, LOG[small], grid, Templates.learn(described, START_LABELS))
+        return cls(corners, frame_size, view, LOG[small], grid, Templates.learn(described, START_LABELS),
+                   fittings)
 
     def to_json(self) -> str:
         ok, png = cv2.imencode(".png", self.view)
@@ -113,6 +120,7 @@ class Calibration:
             "corners": [[round(float(v), 2) for v in c] for c in self.corners],
             "frame_size": list(self.frame_size),
             "view_png": base64.b64encode(png.tobytes()).decode("ascii"),
+            "fittings": [[round(x, 1), round(y, 1)] for x, y in self.fittings],
         })
 
     @classmethod
@@ -129,14 +137,19 @@ class Calibration:
             corners = np.array(data["corners"], np.float64)
             width, height = (int(v) for v in data["frame_size"])
             png = np.frombuffer(base64.b64decode(data["view_png"], validate=True), np.uint8)
+            # Files written before fittings were kept have none.
+            fittings = np.array(data.get("fittings", []), np.float64).reshape(-1, 2)
         except (KeyError, TypeError, ValueError) as err:
             raise CalibrationError(f"calibration field missing or malformed: {err}") from err
         if corners.shape != (4, 2) or not np.isfinite(corners).all():
             raise CalibrationError("'corners' must be four [x, y] pairs")
+        if not np.isfinite(fittings).all():
+            raise CalibrationError("'fittings' must be [x, y] pairs of numbers")
         view = cv2.imdecode(png, cv2.IMREAD_COLOR)
         if view is None or (view.shape[1], view.shape[0]) != view_size():
             raise CalibrationError("'view_png' is not a calibration view image")
-        return cls.from_view(corners, (width, height), np.asarray(view, np.uint8))
+        return cls.from_view(corners, (width, height), np.asarray(view, np.uint8),
+                             tuple((float(x), float(y)) for x, y in fittings))
 
 
 def calibrate(frame: Image, corners: FloatArray, model: SlotModel | None = None) -> Calibration:
@@ -191,5 +204,17 @@ def calibrate(frame: Image, corners: FloatArray, model: SlotModel | None = None)
         raise CalibrationError("not the starting position: " + "; ".join(
             f"{place_name(i)} shows {SHOWS[seen[i]]}, the start has {SHOWS[START_LABELS[i]]}"
             for i in wrong[:6]))
-    return Calibration.from_view(chosen, (width, height), view)
+    return Calibration.from_view(chosen, (width, height), view, fittings(frame, chosen, view))
+
+
+def fittings(frame: Image, corners: FloatArray, view: Image) -> tuple[tuple[float, float], ...]:
+    """Where the dice reader finds "dice" on the start frame (``view``: its `mount_view`), which has
+    none: the board's own fittings, in canonical board units.
+
+    A calibration sees them where they are, and every later frame of the mount drops a die found
+    at one (`vision.dice.physical`)."""
+    dice, _ = on_board(frame, corners, view=view)
+    if not dice:
+        return ()
+    return tuple((float(x), float(y)) for x, y in on_board_units(corners, [die.centre for die in dice]))
 

@@ -79,6 +79,9 @@ class DieColour(Enum):
 MIN_APART = 0.8
 #: The Classic Line set: two white and two black dice.
 DICE_PER_COLOUR = 2
+#: A die whose centre is nearer than this many of its sides to one of the board's fittings is
+#: that fitting (`physical`).
+AT_FITTING = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -723,9 +726,10 @@ def cube_on_board(cube: Cube, corners: np.ndarray) -> CubeOnBoard:
 
 
 def on_board(frame: np.ndarray, corners: np.ndarray, config: DiceConfig = DiceConfig(), models: Path = DATA,
-             view: np.ndarray | None = None) -> tuple[tuple[Die, ...], CubeOnBoard | None]:
+             view: np.ndarray | None = None, fittings: Sequence[tuple[float, float]] = (),
+             ) -> tuple[tuple[Die, ...], CubeOnBoard | None]:
     """The dice whose centres lie on the playing area (``corners``: its four frame corners),
-    and the cube, if one lies there.
+    and the cube, if one lies there; none at the board's ``fittings`` (`physical`).
 
     Only the playing area is searched, in its upright top-down ``view`` (`vision.view.canonical`
     of the frame; warped here if not given) where a die is about `BOARD_DIE` px whatever the
@@ -748,7 +752,7 @@ def on_board(frame: np.ndarray, corners: np.ndarray, config: DiceConfig = DiceCo
     found = [d for d in dice if cv2.pointPolygonTest(area, d.centre, False) >= 0]
     seen = [c for c in cubes if cv2.pointPolygonTest(area, c.centre, False) >= 0]
     cube = max(seen, key=lambda c: c.confidence) if seen else None
-    return physical(found, cube, corners), None if cube is None else cube_on_board(cube, corners)
+    return physical(found, cube, corners, fittings), None if cube is None else cube_on_board(cube, corners)
 
 
 def local_die_sides(corners: np.ndarray, points: Sequence[tuple[float, float]]) -> FloatArray:
@@ -761,16 +765,28 @@ def local_die_sides(corners: np.ndarray, points: Sequence[tuple[float, float]]) 
     return square_sides(np.asarray(seen).reshape(-1, 4, 2))
 
 
-def physical(dice: list[Die], cube: Cube | None, corners: np.ndarray) -> tuple[Die, ...]:
+def physical(dice: list[Die], cube: Cube | None, corners: np.ndarray,
+             fittings: Sequence[tuple[float, float]] = ()) -> tuple[Die, ...]:
     """The dice that can all lie on the board at once, surest first: two dice (or a die and
     the cube) cannot overlap, so centres closer than `MIN_APART` die sides on the canonical
     board are one object seen twice (two detector peaks on a large die); and the set has two
-    dice of each colour."""
+    dice of each colour.  A "die" within `AT_FITTING` sides of one of the board's ``fittings``
+    (canonical board units: where a calibration's start frame, which has no dice, showed one) is
+    that fitting, and counts for no colour.
+
+    Read through corners mode, the metal hinges at the ends of the real tournament boards' bars
+    were read as white 1s and 2s on 6 of 14 photos.  Of five frames from one stream camera, with
+    the "dice" of any frame that showed both hinges taken as fittings, every hinge of the other
+    four was dropped and every real die kept.  A die thrown onto a fitting is dropped too, and the
+    referee waits for the throw: the players see that and throw again."""
     g = BoardGeometry()
     kept: list[Die] = []
     taken = list(on_board_units(corners, [cube.centre])) if cube is not None else []
+    fitted = np.asarray(fittings, np.float64).reshape(-1, 2)
     for die in sorted(dice, key=lambda d: -d.confidence):
         at = on_board_units(corners, [die.centre])[0]
+        if len(fitted) and np.hypot(*(fitted - at).T).min() < AT_FITTING * g.die:
+            continue
         if any(np.hypot(*(at - other)) < MIN_APART * g.die for other in taken):
             continue
         if sum(k.colour is die.colour for k in kept) >= DICE_PER_COLOUR:

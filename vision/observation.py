@@ -78,7 +78,7 @@ def observe(frame: Image, calibration: Calibration, hands: bool = False) -> Obse
         return hand
     # One warp of the frame serves the dice and the checkers.
     view = mount_view(frame, calibration.corners)
-    dice, cube = on_board(frame, calibration.corners, view=view)
+    dice, cube = on_board(frame, calibration.corners, view=view, fittings=calibration.fittings)
     reading = read(frame, calibration, flat_dice=[d.centre for d in dice if not d.cocked],
                    cocked_dice=[d.centre for d in dice if d.cocked], view=view)
     if reading.status == "no-board":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 from collections.abc import Callable
 
@@ -45,6 +46,11 @@ def test_a_calibration_survives_its_json(setup_factory: Callable[..., Setup]) ->
     assert np.allclose(again.corners, calibration.corners, atol=0.01)
     assert again.frame_size == calibration.frame_size
     assert np.allclose(again.templates.looks, calibration.templates.looks)
+    assert again.fittings == calibration.fittings
+    # A file written before fittings were kept has none.
+    data = json.loads(calibration.to_json())
+    del data["fittings"]
+    assert Calibration.from_json(json.dumps(data)).fittings == ()
 
 
 @pytest.mark.parametrize("text, reason", [
@@ -53,6 +59,8 @@ def test_a_calibration_survives_its_json(setup_factory: Callable[..., Setup]) ->
     ('{"version": 2, "corners": [[0, 0]], "frame_size": [10, 10], "view_png": ""}', "corners"),
     ('{"version": 2, "corners": [[0,0],[1,0],[1,1],[0,1]], "frame_size": [10, 10], "view_png": "aGVsbG8="}',
      "view_png"),
+    ('{"version": 2, "corners": [[0,0],[1,0],[1,1],[0,1]], "frame_size": [10, 10], "view_png": "",'
+     ' "fittings": [[1, 2, 3]]}', "malformed"),
 ])
 def test_a_bad_calibration_file_says_what_is_wrong(text: str, reason: str) -> None:
     with pytest.raises(CalibrationError, match=reason):
