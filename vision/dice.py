@@ -37,7 +37,7 @@ import numpy as np
 
 from engine.cube import CUBE_FACES
 from vision.geometry import BoardGeometry, FloatArray
-from vision.view import board_matrix, canonical, on_board_units, warp_matrix
+from vision.view import canonical, in_frame, on_board_units, warp_matrix
 
 DATA = Path(__file__).parent / "data"
 DETECTOR_FILE = "dice_detector.onnx"
@@ -761,8 +761,7 @@ def local_die_sides(corners: np.ndarray, points: Sequence[tuple[float, float]]) 
     half = BoardGeometry().die / 2
     centres = on_board_units(corners, points)
     squares = centres[:, None, :] + np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
-    seen = cv2.perspectiveTransform(squares.reshape(1, -1, 2), np.linalg.inv(board_matrix(corners)))
-    return square_sides(np.asarray(seen).reshape(-1, 4, 2))
+    return square_sides(in_frame(corners, squares.reshape(-1, 2)).reshape(-1, 4, 2))
 
 
 def physical(dice: list[Die], cube: Cube | None, corners: np.ndarray,

@@ -64,6 +64,13 @@ def on_board_units(corners: FloatArray, points: Sequence[tuple[float, float]]) -
     return np.asarray(moved, np.float64).reshape(-1, 2)
 
 
+def in_frame(corners: FloatArray, points: npt.ArrayLike) -> FloatArray:
+    """Canonical board units (N, 2) in frame pixels: `on_board_units` the other way."""
+    back = np.linalg.inv(board_matrix(corners))
+    moved = cv2.perspectiveTransform(np.asarray(points, np.float64).reshape(1, -1, 2), back)
+    return np.asarray(moved, np.float64).reshape(-1, 2)
+
+
 def canonical(frame: Image, corners: FloatArray) -> Image:
     """The playing area (with :data:`MARGIN` round it) warped upright in the numbering frame."""
     view: Image = np.asarray(

@@ -20,7 +20,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.view import GEOMETRY, Image, board_matrix
+from vision.view import GEOMETRY, Image, in_frame
 
 #: The widest picture the dashboard sends: a tablet shows no more, and JPEG-encoding a 4K frame
 #: for every page's refresh would take the Pi's time from vision.
@@ -44,9 +44,7 @@ def scaled(image: Image, max_width: int = MAX_WIDTH) -> tuple[Image, float]:
 
 def _to_frame(corners: Any, factor: float, points: Any) -> np.ndarray:
     """Canonical board units (N, 2) to pixels of the scaled frame."""
-    back = np.linalg.inv(board_matrix(corners))
-    moved = cv2.perspectiveTransform(np.asarray(points, np.float64).reshape(1, -1, 2), back)
-    return np.asarray(moved, np.float64).reshape(-1, 2) * factor
+    return in_frame(corners, points) * factor
 
 
 def _poly(image: Image, corners: Any, factor: float, points: Any, colour: tuple[int, int, int],
