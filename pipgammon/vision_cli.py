@@ -42,6 +42,7 @@ def cmd_calibrate(args: argparse.Namespace, out: IO[str]) -> int:
     from vision.calibration import CalibrationError, calibrate
     from vision.images import ImageError, load
     from vision.outline import OutlineError, find_corners
+    from vision.view import in_frame
 
     try:
         frame = load(Path(args.image))
@@ -58,6 +59,13 @@ def cmd_calibrate(args: argparse.Namespace, out: IO[str]) -> int:
     tl, tr, br, bl = (f"({x:.0f}, {y:.0f})" for x, y in calibration.corners)
     print(f"calibrated {args.image}: playing area TL {tl}, TR {tr}, BR {br}, BL {bl} "
           f"(point 13 at TL, point 1 at BR); saved {args.output}", file=out)
+    if calibration.fittings:
+        # The start frame has no dice: what reads as one is the board's own, or a die left on it.
+        spots = in_frame(calibration.corners, calibration.fittings)
+        where = ", ".join(f"({x:.0f}, {y:.0f})" for x, y in spots)
+        print(f"read as dice on the start frame, and taken for the board's own fittings (a hinge, a "
+              f"printed logo), so no die is read there: {where}; if a die lay there, take it off "
+              "the board and calibrate again", file=out)
     return 0
 
 
