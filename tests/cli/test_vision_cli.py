@@ -51,14 +51,14 @@ def test_calibrate_then_read(board: tuple[Path, Path, list[float]], tmp_path: Pa
 def test_calibrate_names_what_it_takes_for_the_boards_own_fittings(tmp_path: Path) -> None:
     """A white 1 printed on the board, read as a die on the start frame, is named with where it
     lies: no die will be read there, and a user who left a die on the board should know."""
-    from tests.vision.test_observation import _printed_die
+    from tests.vision.conftest import printed_die
     from vision.view import GEOMETRY
 
     rng, style, mount = a_mount(41)
     start, truth = synthetic.render(Position.start(), rng, style=style, mount=mount)
     plain, printed = tmp_path / "plain.png", tmp_path / "printed.png"
     cv2.imwrite(str(plain), start)
-    cv2.imwrite(str(printed), _printed_die(start, truth.corners, GEOMETRY.column_x(1), GEOMETRY.height / 2))
+    cv2.imwrite(str(printed), printed_die(start, truth.corners, GEOMETRY.column_x(1), GEOMETRY.height / 2))
     status, text = run(["calibrate", str(printed), "-o", str(tmp_path / "cal.json")])
     assert status == 0 and "saved" in text
     assert "the board's own fittings" in text and "take it off the board and calibrate again" in text

@@ -14,7 +14,7 @@ from engine.position import Position
 from vision import synthetic
 from vision.calibration import Calibration, calibrate
 from vision.outline import find_corners
-from vision.view import CENTRES, place_index, warp_matrix
+from vision.view import CENTRES, GEOMETRY, in_frame, place_index, warp_matrix
 
 
 @dataclasses.dataclass
@@ -72,3 +72,18 @@ def with_glint(frame: np.ndarray, corners: np.ndarray, point: int, slot: int, st
     cv2.ellipse(spot, (round(centre[0]), round(centre[1])), (30, 18), 30, 0, 360, 1.0, -1)
     spot = cv2.GaussianBlur(spot, (0, 0), 12)
     return np.clip(frame + spot[:, :, None] * strength, 0, 255).astype(np.uint8)
+
+
+def printed_die(frame: np.ndarray, corners: np.ndarray, x: float, y: float) -> np.ndarray:
+    """``frame`` with a white 1 printed on the board at canonical (``x``, ``y``): a fitting, as a
+    tournament board's bar hinge is to the dice reader."""
+    half = GEOMETRY.die / 2
+    corner_px = in_frame(corners, [(x - half, y - half), (x + half, y - half), (x + half, y + half),
+                                   (x - half, y + half)])
+    centre = in_frame(corners, [(x, y)])[0]
+    printed = frame.copy()
+    cv2.fillConvexPoly(printed, np.round(corner_px).astype(np.int32), (232, 232, 228), cv2.LINE_AA)
+    pip = 0.1 * float(np.linalg.norm(corner_px[1] - corner_px[0]))
+    cv2.circle(printed, (round(centre[0]), round(centre[1])), max(1, round(pip)), (25, 25, 25), -1,
+               cv2.LINE_AA)
+    return printed

@@ -6,7 +6,6 @@ import random
 from collections.abc import Callable
 from dataclasses import replace
 
-import cv2
 import numpy as np
 
 from engine.player import Player
@@ -16,9 +15,9 @@ from vision.calibration import Calibration, calibrate
 from vision.dice import CubeOnBoard, Die, DieColour, on_board
 from vision.observation import Observation, observe, propped
 from vision.reading import ReadConfig, Reading, read
-from vision.view import GEOMETRY, board_matrix
+from vision.view import GEOMETRY
 
-from .conftest import Setup, a_mount
+from .conftest import Setup, a_mount, printed_die
 
 OK = Reading("ok", (1,) + (0,) * 23)
 FLAT = Die(5, DieColour.WHITE, False, (0.0, 0.0, 20.0, 20.0), 0.99)
@@ -204,23 +203,6 @@ def test_a_board_at_rest_is_not_trusted_while_a_palm_is_over_it() -> None:
             assert any(reason.startswith("a hand over the board near ") for reason in reasons)
 
 
-def _printed_die(frame: np.ndarray, corners: np.ndarray, x: float, y: float) -> np.ndarray:
-    """``frame`` with a white 1 printed on the board at canonical (``x``, ``y``): a fitting, as a
-    tournament board's bar hinge is to the dice reader."""
-    side = GEOMETRY.die
-    square = np.array([[[x - side / 2, y - side / 2], [x + side / 2, y - side / 2],
-                        [x + side / 2, y + side / 2], [x - side / 2, y + side / 2]]], np.float64)
-    to_frame = np.linalg.inv(board_matrix(corners))
-    corner_px = cv2.perspectiveTransform(square, to_frame)[0]
-    centre = cv2.perspectiveTransform(np.array([[[x, y]]], np.float64), to_frame)[0, 0]
-    printed = frame.copy()
-    cv2.fillConvexPoly(printed, np.round(corner_px).astype(np.int32), (232, 232, 228), cv2.LINE_AA)
-    pip = 0.1 * float(np.linalg.norm(corner_px[1] - corner_px[0]))
-    cv2.circle(printed, (round(centre[0]), round(centre[1])), max(1, round(pip)), (25, 25, 25), -1,
-               cv2.LINE_AA)
-    return printed
-
-
 def test_a_fitting_the_start_frame_shows_is_no_die() -> None:
     """The metal hinges of real tournament boards were read as white 1s.  The start frame has no
     dice, so what the reader takes for one there is the board's own (`Calibration.fittings`), and
@@ -228,14 +210,14 @@ def test_a_fitting_the_start_frame_shows_is_no_die() -> None:
     rng, style, mount = a_mount(41)
     start, truth = synthetic.render(Position.start(), rng, style=style, mount=mount)
     logo = (GEOMETRY.column_x(1), GEOMETRY.height / 2)  # on the bare strip between the rows
-    calibration = calibrate(_printed_die(start, truth.corners, *logo), truth.corners)
+    calibration = calibrate(printed_die(start, truth.corners, *logo), truth.corners)
     assert len(calibration.fittings) == 1
     assert np.hypot(*np.subtract(calibration.fittings[0], logo)) < GEOMETRY.die / 4
     again = Calibration.from_json(calibration.to_json())
     assert np.allclose(again.fittings, calibration.fittings, atol=0.1)
     thrown = (synthetic.DieSpec(3, Player.WHITE), synthetic.DieSpec(5, Player.WHITE))
     frame, _ = synthetic.render(Position.start(), rng, style=style, mount=mount, dice=thrown)
-    frame = _printed_die(frame, truth.corners, *logo)
+    frame = printed_die(frame, truth.corners, *logo)
     assert sorted(d.value for d in observe(frame, calibration).dice) == [3, 5]
     # Not told of the fitting, the reader takes it for a white 1, surer than the thrown 3, and as
     # the set has two white dice the 3 is dropped.
