@@ -267,7 +267,7 @@ def read_corners(frame: Image, corners: FloatArray, model: SlotModel | None = No
     rims = partial(discs_per_point, view, base_edge=PLAIN_EDGE, fit=True)
     kinds, certainty = plain_rows(kinds, certainty, rims, looks, described)
     kinds = colour_bar(colour_unsure_points(kinds, certainty, described), described)
-    kinds = at_most_fifteen(without_hinges(kinds), certainty)
+    kinds = at_most_fifteen(without_hinges(kinds), certainty, partial(discs_per_point, view))
     return timed(count(kinds, certainty, past_fifth(kinds, rims)), started)
 
 
@@ -442,9 +442,13 @@ def without_hinges(kinds: np.ndarray) -> np.ndarray:
     return kinds
 
 
-def at_most_fifteen(kinds: np.ndarray, certainty: np.ndarray) -> np.ndarray:
-    """``kinds`` (128,) with a colour seen on more than `CHECKERS` places taken off the bar's
-    unsure places (under `RECOUNT_BELOW`), from its ends inwards, by as many as it has too many.
+def at_most_fifteen(kinds: np.ndarray, certainty: np.ndarray,
+                    discs: Callable[[list[int]], Rows] | None = None) -> np.ndarray:
+    """``kinds`` (128,) with a colour seen on more than `CHECKERS` places taken off, by as many as
+    it has too many: first off the bar's unsure places (under `RECOUNT_BELOW`), from its ends
+    inwards; then, when ``discs`` (the circle finder, asked for any disc at all) is given, off its
+    lone checkers on the points (a point's first place only) where that finds no disc, least sure
+    first.
 
     A side has 15 checkers, so more seen means phantoms, and with no calibration the bar is where
     they stand most often: its looks are drawn from a few places beside a hinge or the cube.  On
@@ -452,8 +456,13 @@ def at_most_fifteen(kinds: np.ndarray, certainty: np.ndarray) -> np.ndarray:
     Sure places stay: on rendered boards whose phantoms stood on the points, taking the bar's
     checkers off regardless made four right bars wrong in 960 frames of corners mode (each read
     sure), and the real photos' bars went 8 to 10 of 14 instead of 9 (a gold board's three
-    phantoms on its bar are read sure but for one).  Phantoms elsewhere are left for the
-    referee, which knows the position before the play."""
+    phantoms on its bar are read sure but for one).
+    On the points a phantom is most often one place misread at a triangle's base, where its
+    colour is widest: on a board with textured cream and taupe triangles 33 pearl checkers were
+    read, five of them lone "checkers" on bare cream triangles, read sure but with no rim the
+    circle finder sees.  A real checker's rim shows, so a lone one the finder sees stays; taking
+    the over-counted side's lone checkers off regardless lost real ones on two tournament boards.
+    Phantoms it cannot tell are left for the referee, which knows the position before the play."""
     kinds = kinds.copy()
     for colour in (WHITE, BLACK):
         extra = int((kinds == colour).sum()) - CHECKERS
@@ -463,6 +472,17 @@ def at_most_fifteen(kinds: np.ndarray, certainty: np.ndarray) -> np.ndarray:
                 if extra > 0 and kinds[place] == colour and certainty[place] < RECOUNT_BELOW:
                     kinds[place] = EMPTY
                     extra -= 1
+        if extra <= 0 or discs is None:
+            continue
+        points = kinds[:BAR_START].reshape(24, SLOTS)
+        alone = (points[:, 0] == colour) & (points[:, 1:] == EMPTY).all(axis=1)
+        lone = [int(point) + 1 for point in np.flatnonzero(alone)]
+        if not lone:
+            continue
+        found = discs(lone).checkers
+        unseen = [place_index(point, 0) for point in lone if found[point - 1] == 0]
+        for place in sorted(unseen, key=lambda i: certainty[i])[:extra]:
+            kinds[place] = EMPTY
     return kinds
 
 

@@ -122,6 +122,39 @@ def test_a_side_seen_more_than_fifteen_times_loses_its_unsure_bar_checkers_first
     assert (at_most_fifteen(kinds, certainty) == kinds).all()
 
 
+def test_a_side_seen_more_than_fifteen_times_loses_lone_checkers_with_no_rim_in_sight() -> None:
+    """On a board with textured triangles five lone pearl "checkers" stood on bare cream
+    triangles, read sure, beside more than 15 pearl checkers: the circle finder saw no rim there.
+    Only as many go as the side has too many, least sure first; a lone checker whose rim the
+    finder sees stays, and so does every checker of a side with 15 or fewer."""
+    kinds = np.full(len(PLACES), EMPTY)
+    certainty = np.ones(len(PLACES))
+    for point in (12, 13, 19):
+        kinds[[place_index(point, slot) for slot in range(SLOTS)]] = WHITE  # 15 white in rows
+    for point in (3, 7, 9):
+        kinds[place_index(point, 0)] = WHITE  # and three alone: three too many
+    certainty[[place_index(3, 0), place_index(7, 0), place_index(9, 0)]] = 1.0, 0.995, 0.999
+    kinds[place_index(1, 0)] = BLACK  # Black's lone checker: its side has one
+    rims = np.zeros(24, np.int64)
+    rims[9 - 1] = 1  # the finder sees a disc on point 9 only
+    asked: list[list[int]] = []
+
+    def discs(points: list[int]) -> Rows:
+        asked.append(points)
+        return Rows(rims.copy(), np.zeros(24, np.bool_))
+
+    kept = at_most_fifteen(kinds, certainty, discs)
+    assert kept[place_index(7, 0)] == EMPTY and kept[place_index(3, 0)] == EMPTY
+    assert kept[place_index(9, 0)] == WHITE and kept[place_index(1, 0)] == BLACK
+    assert asked == [[3, 7, 9]]  # only the over-counted side's lone checkers are looked at
+    # One too many: the less sure of the two unseen goes.
+    kinds[[place_index(19, 3), place_index(19, 4)]] = EMPTY
+    kept = at_most_fifteen(kinds, certainty, discs)
+    assert kept[place_index(7, 0)] == EMPTY and kept[place_index(3, 0)] == WHITE
+    # Not told of the finder, the points stay as read.
+    assert (at_most_fifteen(kinds, certainty)[:BAR_START] == kinds[:BAR_START]).all()
+
+
 def test_a_point_read_empty_takes_a_plain_row_of_discs_in_the_nearer_colour() -> None:
     """The corners model read black checkers with a metal rim on black triangles as empty, sure
     to 0.99, while the circle finder found them.  A point read empty takes the row of discs whose

@@ -118,11 +118,13 @@ def test_corners_mode_reads_no_checker_under_a_flat_die() -> None:
     """With no calibration either, a die lying flat on a free place is no checker.  Not told of the
     dice, corners mode read one as a checker of its colour on 5 of the boards 900-915; since a
     point's places are read as a row (`vision.reading.in_rows`), a die beyond the row mostly is
-    not, but one at a point's edge still is (boards 900 and 930 of 900-949)."""
+    not, but one at a point's edge still is (boards 900 and 937 of 900-949; board 930's die, read
+    as a lone checker of a side seen 16 times, has been taken off since `at_most_fifteen` looks
+    for a rim)."""
     from vision.corners import read_corners
     from vision.observation import observe_corners
 
-    for seed in (900, 930):
+    for seed in (900, 937):
         rng = random.Random(seed)
         style = synthetic.Style.random(rng, hand=False)
         mount = synthetic.camera(style, rng, (1280, 960))
