@@ -38,6 +38,24 @@ def parse_corners(text: str) -> np.ndarray:
     return corners
 
 
+#: How far a corner may lie outside the image, as a share of its larger side: a corner clicked on
+#: the image's edge lands a pixel or two beyond it.
+OUTSIDE = 0.01
+CORNER_NAMES = ("TL", "TR", "BR", "BL")
+
+
+def corners_inside(corners: np.ndarray, frame: np.ndarray, name: str) -> None:
+    """Raise :class:`VisionUsageError` when a corner of ``corners`` lies outside ``frame`` (the
+    image ``name``): the reader would read what lies beyond the image as the board."""
+    height, width = frame.shape[:2]
+    slack = OUTSIDE * max(width, height)
+    for label, (x, y) in zip(CORNER_NAMES, corners, strict=True):
+        if not (-slack <= x <= width - 1 + slack and -slack <= y <= height - 1 + slack):
+            raise VisionUsageError(
+                f"{name}: --corners: the {label} corner ({x:g}, {y:g}) lies outside the {width}x{height} "
+                "image; give the playing area's corners in this image's pixels")
+
+
 def cmd_calibrate(args: argparse.Namespace, out: IO[str]) -> int:
     from vision.calibration import CalibrationError, calibrate
     from vision.images import ImageError, load
@@ -46,7 +64,11 @@ def cmd_calibrate(args: argparse.Namespace, out: IO[str]) -> int:
 
     try:
         frame = load(Path(args.image))
-        corners = parse_corners(args.corners) if args.corners else find_corners(frame)
+        if args.corners:
+            corners = parse_corners(args.corners)
+            corners_inside(corners, frame, args.image)
+        else:
+            corners = find_corners(frame)
         calibration = calibrate(frame, corners)
     except ImageError as err:
         raise VisionUsageError(str(err)) from err
@@ -90,6 +112,7 @@ def cmd_read(args: argparse.Namespace, out: IO[str]) -> int:
         if calibration is not None:
             seen = observe(frame, calibration, hands=True)
         else:
+            corners_inside(corners, frame, name)
             seen = observe_corners(frame, corners)
         entry: dict[str, Any] = {"image": name, **seen.to_json()}
         entry["ms"] = round((time.perf_counter() - started) * 1000, 2)
@@ -155,12 +178,27 @@ def cmd_camera_check(args: argparse.Namespace, out: IO[str]) -> int:
     return 0 if all(c.passed for c in checks) else 1
 
 
+CUBE_PLACES = {"center": "in the middle", "white": "on White's side", "black": "on Black's side"}
+
+
 def _describe(entry: dict[str, Any]) -> str:
-    if entry["status"] != "ok":
+    """One line of `pipgammon read`'s text output: what the JSON says, for a person."""
+    if entry["status"] in ("occluded", "no-board"):
         return f"{entry['image']}: {entry['status']} - {entry.get('reason', '')}"
     points = " ".join(f"{p}:{c:+d}" for p, c in enumerate(entry["points"], 1) if c)
-    bar = entry["bar"]
-    return f"{entry['image']}: {points}  bar W{bar['white']} B{bar['black']}  ({entry['ms']:.1f} ms)"
+    parts = [points or "no checker on a point", f"bar W{entry['bar']['white']} B{entry['bar']['black']}"]
+    if entry["stacked"]:
+        # A second layer is counted as the best estimate; the referee settles it by the rules.
+        parts.append("stacked (a second layer, best estimate) on " + ", ".join(map(str, entry["stacked"])))
+    dice = ", ".join(f"{d['color']} {d['value']}{' cocked' if d['cocked'] else ''}" for d in entry["dice"])
+    parts.append(f"dice {dice}" if dice else "no dice")
+    cube = entry["cube"]
+    if cube is not None:
+        parts.append(f"cube {cube['value']} {CUBE_PLACES.get(cube['position'], cube['position'])}")
+    head = f"{entry['image']}: "
+    if entry["status"] == "cocked":
+        head += "cocked - a die is cocked: both dice are thrown again; "
+    return head + "  ".join(parts) + f"  ({entry['ms']:.1f} ms)"
 
 
 def add_commands(sub: Any) -> None:

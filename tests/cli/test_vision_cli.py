@@ -9,6 +9,7 @@ from pathlib import Path
 import cv2
 import pytest
 
+from engine.player import Player
 from engine.position import Position
 from pipgammon.cli import main
 from tests.vision.conftest import a_mount, with_hand
@@ -72,6 +73,49 @@ def test_read_with_corners(board: tuple[Path, Path, list[float]]) -> None:
     assert status == 0
     entry = json.loads(text)
     assert entry["status"] == "ok" and len(entry["points"]) == 24
+
+
+def test_the_text_reading_names_the_dice_the_cube_and_a_cocked_die(
+        board: tuple[Path, Path, list[float]], tmp_path: Path) -> None:
+    """Without --json a person reads the dice and the cube too, and a cocked die says what the
+    rulebook does with the throw."""
+    start, _, _ = board
+    calibration = tmp_path / "cal.json"
+    assert run(["calibrate", str(start), "-o", str(calibration)])[0] == 0
+    rng, style, mount = a_mount(41)
+    for cocked in (False, True):
+        dice = (synthetic.DieSpec(3, Player.WHITE), synthetic.DieSpec(5, Player.WHITE, cocked=cocked))
+        frame, _ = synthetic.render(SCENE, rng, style=style, mount=mount, dice=dice,
+                                    cube=synthetic.CubeSpec(2, "black"))
+        photo = tmp_path / f"roll-{cocked}.png"
+        cv2.imwrite(str(photo), frame)
+        status, text = run(["read", "--calibration", str(calibration), str(photo)])
+        assert status == 0 and "cube 2 on Black's side" in text, text
+        if cocked:
+            assert text.startswith(f"{photo}: cocked - a die is cocked: both dice are thrown again; "), text
+            assert "white 5 cocked" in text
+        else:
+            assert "dice white 3, white 5" in text or "dice white 5, white 3" in text  # left to right
+            assert "cocked" not in text
+            assert "2:+3 4:+2 6:+4 9:+1 11:-2 14:-1 18:+2 20:-5 22:-3 24:-2  bar W1 B2" in text
+
+
+def test_corners_outside_the_image_are_refused(board: tuple[Path, Path, list[float]], tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """Corners that do not fit the image would have the reader read what lies beyond it as the
+    board; a corner a pixel or two past the edge (clicked on it) is taken."""
+    start, scene, corners = board
+    width = cv2.imread(str(scene)).shape[1]
+    beyond = list(corners)
+    beyond[2] = width + 100.0  # TR's x
+    for command in (["read", str(scene)], ["calibrate", str(start), "-o", str(tmp_path / "c.json")]):
+        assert main([*command, "--corners", ",".join(f"{v:.1f}" for v in beyond)], io.StringIO()) == 2
+        err = capsys.readouterr().err
+        assert "the TR corner" in err and f"outside the {width}x" in err and err.count("\n") == 1
+    assert not (tmp_path / "c.json").exists()
+    edge = list(corners)
+    edge[2] = width + 2.0
+    assert run(["read", "--corners", ",".join(f"{v:.1f}" for v in edge), str(scene)])[0] == 0
 
 
 def test_a_photo_with_a_hand_over_the_board_is_occluded_in_both_modes(
