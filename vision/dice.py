@@ -727,9 +727,10 @@ def cube_on_board(cube: Cube, corners: np.ndarray) -> CubeOnBoard:
 
 def on_board(frame: np.ndarray, corners: np.ndarray, config: DiceConfig = DiceConfig(), models: Path = DATA,
              view: np.ndarray | None = None, fittings: Sequence[tuple[float, float]] = (),
-             ) -> tuple[tuple[Die, ...], CubeOnBoard | None]:
+             on_bar: bool = True) -> tuple[tuple[Die, ...], CubeOnBoard | None]:
     """The dice whose centres lie on the playing area (``corners``: its four frame corners),
-    and the cube, if one lies there; none at the board's ``fittings`` (`physical`).
+    and the cube, if one lies there; none at the board's ``fittings``, nor on the bar unless
+    ``on_bar`` (`physical`).
 
     Only the playing area is searched, in its upright top-down ``view`` (`vision.view.canonical`
     of the frame; warped here if not given) where a die is about `BOARD_DIE` px whatever the
@@ -752,7 +753,8 @@ def on_board(frame: np.ndarray, corners: np.ndarray, config: DiceConfig = DiceCo
     found = [d for d in dice if cv2.pointPolygonTest(area, d.centre, False) >= 0]
     seen = [c for c in cubes if cv2.pointPolygonTest(area, c.centre, False) >= 0]
     cube = max(seen, key=lambda c: c.confidence) if seen else None
-    return physical(found, cube, corners, fittings), None if cube is None else cube_on_board(cube, corners)
+    return (physical(found, cube, corners, fittings, on_bar),
+            None if cube is None else cube_on_board(cube, corners))
 
 
 def local_die_sides(corners: np.ndarray, points: Sequence[tuple[float, float]]) -> FloatArray:
@@ -765,7 +767,7 @@ def local_die_sides(corners: np.ndarray, points: Sequence[tuple[float, float]]) 
 
 
 def physical(dice: list[Die], cube: Cube | None, corners: np.ndarray,
-             fittings: Sequence[tuple[float, float]] = ()) -> tuple[Die, ...]:
+             fittings: Sequence[tuple[float, float]] = (), on_bar: bool = True) -> tuple[Die, ...]:
     """The dice that can all lie on the board at once, surest first: two dice (or a die and
     the cube) cannot overlap, so centres closer than `MIN_APART` die sides on the canonical
     board are one object seen twice (two detector peaks on a large die); and the set has two
@@ -777,14 +779,22 @@ def physical(dice: list[Die], cube: Cube | None, corners: np.ndarray,
     were read as white 1s and 2s on 6 of 14 photos.  Of five frames from one stream camera, with
     the "dice" of any frame that showed both hinges taken as fittings, every hinge of the other
     four was dropped and every real die kept.  A die thrown onto a fitting is dropped too, and the
-    referee waits for the throw: the players see that and throw again."""
+    referee waits for the throw: the players see that and throw again.
+
+    A photo read from its corners has no start frame to show its fittings, and a folding board's
+    hinges lie on the bar: with ``on_bar`` off a "die" centred on the bar is taken for one.  On the
+    14 real photos that dropped all 10 hinges and no real die (none came to rest on a bar, a
+    raised strip where a thrown die rarely stops); a calibrated mount keeps dice there."""
     g = BoardGeometry()
     kept: list[Die] = []
     taken = list(on_board_units(corners, [cube.centre])) if cube is not None else []
     fitted = np.asarray(fittings, np.float64).reshape(-1, 2)
+    bar0, _, bar1, _ = g.bar_box()
     for die in sorted(dice, key=lambda d: -d.confidence):
         at = on_board_units(corners, [die.centre])[0]
         if len(fitted) and np.hypot(*(fitted - at).T).min() < AT_FITTING * g.die:
+            continue
+        if not on_bar and bar0 <= at[0] <= bar1:
             continue
         if any(np.hypot(*(at - other)) < MIN_APART * g.die for other in taken):
             continue

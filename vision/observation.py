@@ -93,7 +93,8 @@ def observe_corners(frame: Image, corners: np.ndarray, hands: bool = True) -> Ob
     if hands and (hand := _hand_over(frame, corners)) is not None:
         return hand
     view = canonical(frame, corners)
-    dice, cube = on_board(frame, corners, view=view)
+    # No start frame shows a photo's fittings, and a folding board's hinges lie on its bar.
+    dice, cube = on_board(frame, corners, view=view, on_bar=False)
     reading = read_corners(frame, corners, flat_dice=[d.centre for d in dice if not d.cocked], view=view)
     if reading.status == "no-board":
         return Observation(reading)
