@@ -448,42 +448,49 @@ def at_most_fifteen(kinds: np.ndarray, certainty: np.ndarray,
     it has too many: first off the bar's unsure places (under `RECOUNT_BELOW`), from its ends
     inwards; then, when ``discs`` (the circle finder, asked for any disc at all) is given, off its
     lone checkers on the points (a point's first place only) where that finds no disc, least sure
-    first.
+    first; and last off the bar's sure places, from its ends inwards.
 
     A side has 15 checkers, so more seen means phantoms, and with no calibration the bar is where
     they stand most often: its looks are drawn from a few places beside a hinge or the cube.  On
     a real photo two burgundy checkers were read, unsure, on a bare bar beside 15 on the points.
-    Sure places stay: on rendered boards whose phantoms stood on the points, taking the bar's
-    checkers off regardless made four right bars wrong in 960 frames of corners mode (each read
-    sure), and the real photos' bars went 8 to 10 of 14 instead of 9 (a gold board's three
-    phantoms on its bar are read sure but for one).
     On the points a phantom is most often one place misread at a triangle's base, where its
     colour is widest: on a board with textured cream and taupe triangles 33 pearl checkers were
     read, five of them lone "checkers" on bare cream triangles, read sure but with no rim the
     circle finder sees.  A real checker's rim shows, so a lone one the finder sees stays; taking
     the over-counted side's lone checkers off regardless lost real ones on two tournament boards.
-    Phantoms it cannot tell are left for the referee, which knows the position before the play."""
+    The bar's sure places go last: taken off before the points' phantoms, they made four right
+    bars wrong in 960 rendered frames of corners mode whose phantoms stood on the points; taken
+    off after them, none, and a gold board's two phantoms read sure on its bar go (the real
+    photos' bars 9 to 10 of 14).  Phantoms it cannot tell are left for the referee, which knows
+    the position before the play."""
     kinds = kinds.copy()
+    ends_first = [bar_index(half, slot) for slot in reversed(range(BAR_SLOTS)) for half in range(2)]
     for colour in (WHITE, BLACK):
         extra = int((kinds == colour).sum()) - CHECKERS
-        for slot in reversed(range(BAR_SLOTS)):
-            for half in range(2):
-                place = bar_index(half, slot)
-                if extra > 0 and kinds[place] == colour and certainty[place] < RECOUNT_BELOW:
+        if extra <= 0:
+            continue
+        unsure_bar = [place for place in ends_first if certainty[place] < RECOUNT_BELOW]
+        stages = [unsure_bar, _unseen_lone(kinds, certainty, colour, discs) if discs else [], ends_first]
+        for places in stages:
+            for place in places:
+                if extra > 0 and kinds[place] == colour:
                     kinds[place] = EMPTY
                     extra -= 1
-        if extra <= 0 or discs is None:
-            continue
-        points = kinds[:BAR_START].reshape(24, SLOTS)
-        alone = (points[:, 0] == colour) & (points[:, 1:] == EMPTY).all(axis=1)
-        lone = [int(point) + 1 for point in np.flatnonzero(alone)]
-        if not lone:
-            continue
-        found = discs(lone).checkers
-        unseen = [place_index(point, 0) for point in lone if found[point - 1] == 0]
-        for place in sorted(unseen, key=lambda i: certainty[i])[:extra]:
-            kinds[place] = EMPTY
     return kinds
+
+
+def _unseen_lone(kinds: np.ndarray, certainty: np.ndarray, colour: int,
+                 discs: Callable[[list[int]], Rows]) -> list[int]:
+    """The places of ``colour``'s lone checkers on the points (a point's first place, nothing
+    beyond it) where ``discs`` finds no disc, least sure first."""
+    points = kinds[:BAR_START].reshape(24, SLOTS)
+    alone = (points[:, 0] == colour) & (points[:, 1:] == EMPTY).all(axis=1)
+    lone = [int(point) + 1 for point in np.flatnonzero(alone)]
+    if not lone:
+        return []
+    found = discs(lone).checkers
+    unseen = [place_index(point, 0) for point in lone if found[point - 1] == 0]
+    return sorted(unseen, key=lambda i: certainty[i])
 
 
 def observe_corners(frame: Image, corners: FloatArray,

@@ -116,10 +116,13 @@ def test_a_side_seen_more_than_fifteen_times_loses_its_unsure_bar_checkers_first
     kinds[place_index(6, 4)] = EMPTY
     kept = at_most_fifteen(kinds, certainty)
     assert kept[bar_index(1, 1)] == EMPTY and kept[bar_index(1, 0)] == BLACK
-    # A bar checker read surely stays, even with the side over 15: the phantom is elsewhere.
+    # Bar checkers read surely go last, from the ends inwards: a gold board's phantoms on its bar
+    # were read sure.
     certainty[[bar_index(1, 0), bar_index(1, 1)]] = 1.0
     kinds[place_index(6, 4)] = BLACK
-    assert (at_most_fifteen(kinds, certainty) == kinds).all()
+    kept = at_most_fifteen(kinds, certainty)
+    assert kept[bar_index(1, 1)] == EMPTY and kept[bar_index(1, 0)] == EMPTY
+    assert (kept[:BAR_START] == kinds[:BAR_START]).all()
 
 
 def test_a_side_seen_more_than_fifteen_times_loses_lone_checkers_with_no_rim_in_sight() -> None:
@@ -153,6 +156,11 @@ def test_a_side_seen_more_than_fifteen_times_loses_lone_checkers_with_no_rim_in_
     assert kept[place_index(7, 0)] == EMPTY and kept[place_index(3, 0)] == WHITE
     # Not told of the finder, the points stay as read.
     assert (at_most_fifteen(kinds, certainty)[:BAR_START] == kinds[:BAR_START]).all()
+    # A sure checker on the bar goes only after the lone ones with no rim in sight.
+    kinds[bar_index(0, 0)] = WHITE
+    kept = at_most_fifteen(kinds, certainty, discs)
+    assert kept[bar_index(0, 0)] == WHITE
+    assert kept[place_index(7, 0)] == EMPTY and kept[place_index(3, 0)] == EMPTY
 
 
 def test_a_point_read_empty_takes_a_plain_row_of_discs_in_the_nearer_colour() -> None:
