@@ -470,7 +470,8 @@ def at_most_fifteen(kinds: np.ndarray, certainty: np.ndarray,
         if extra <= 0:
             continue
         unsure_bar = [place for place in ends_first if certainty[place] < RECOUNT_BELOW]
-        stages = [unsure_bar, _unseen_lone(kinds, certainty, colour, discs) if discs else [], ends_first]
+        unseen = _unseen_lone(kinds, certainty, colour, discs) if discs is not None else []
+        stages = [unsure_bar, unseen, ends_first]
         for places in stages:
             for place in places:
                 if extra > 0 and kinds[place] == colour:
