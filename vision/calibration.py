@@ -183,8 +183,9 @@ def calibrate(frame: Image, corners: FloatArray, model: SlotModel | None = None)
     view, described = _describe(frame, chosen, mount_view)
     if score > 0.5:
         raise CalibrationError(
-            f"the start points do not hold two colours of checkers (spread/separation {score:.2f}, "
-            "want under 0.5): is this the starting position, with the whole playing area inside the corners?")
+            "the start position's places do not show two checker colours (within a colour they "
+            f"differ {score:.2f} times as much as the two colours differ; a start frame gives under "
+            "0.5): is this the starting position, with the whole playing area inside the corners?")
     check = Templates.learn(described, START_LABELS, borrow_all=True)
     probabilities = model.probabilities(check.inputs(described))
     covered = np.flatnonzero(probabilities.argmax(axis=1) == COVERED)

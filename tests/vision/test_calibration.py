@@ -75,6 +75,18 @@ def test_a_mid_game_frame_is_not_a_calibration() -> None:
         calibrate(frame, truth.corners)
 
 
+def test_corners_round_the_wrong_area_say_the_start_shows_no_two_colours() -> None:
+    """Corners that frame only the board's left half put the start's places on bare triangles
+    and half-seen rows: the refusal says the places show no two checker colours, and how far off."""
+    rng = random.Random(23)
+    frame, truth = synthetic.render(Position.start(), rng, style=synthetic.Style.random(rng, hand=False))
+    tl, tr, br, bl = truth.corners
+    half = np.array([tl, (tl + tr) / 2, (bl + br) / 2, bl])
+    with pytest.raises(CalibrationError, match=r"do not show two checker colours \(within a colour they "
+                                               r"differ \d+\.\d\d times as much"):
+        calibrate(frame, half)
+
+
 def test_a_missing_checker_is_named() -> None:
     rng = random.Random(22)
     short = Position.from_text("W 1:2 12:5 17:3 19:4 off:1 | B 24:2 13:5 8:3 6:5")
