@@ -60,7 +60,7 @@ def cmd_calibrate(args: argparse.Namespace, out: IO[str]) -> int:
     from vision.calibration import CalibrationError, calibrate
     from vision.images import ImageError, load
     from vision.outline import OutlineError, find_corners
-    from vision.view import in_frame
+    from vision.view import GEOMETRY, in_frame
 
     try:
         frame = load(Path(args.image))
@@ -81,6 +81,9 @@ def cmd_calibrate(args: argparse.Namespace, out: IO[str]) -> int:
     tl, tr, br, bl = (f"({x:.0f}, {y:.0f})" for x, y in calibration.corners)
     print(f"calibrated {args.image}: playing area TL {tl}, TR {tr}, BR {br}, BL {bl} "
           f"(point 13 at TL, point 1 at BR); saved {args.output}", file=out)
+    if calibration.checker != GEOMETRY.checker:
+        print(f"the checkers measure {calibration.checker / GEOMETRY.checker:.2f} of a fifth of a triangle's "
+              "length: every frame is read with the places laid out for them", file=out)
     if calibration.fittings:
         # The start frame has no dice: what reads as one is the board's own, or a die left on it.
         spots = in_frame(calibration.corners, calibration.fittings)

@@ -47,9 +47,10 @@ from engine.position import Position
 from vision import synthetic
 from vision.corners import observe_corners
 from vision.corners import templates as corner_templates
+from vision.discs import checker_pitch
 from vision.slot_model import SlotModel
 from vision.templates import COVERED, Templates, covered_places, labels_for
-from vision.view import GRID, canonical, observe
+from vision.view import GEOMETRY, GRID, Layout, canonical, layout, observe
 
 SEED_BASE = 1_000_000
 
@@ -58,15 +59,22 @@ def setup_samples(args: tuple[int, int, bool, bool]) -> tuple[np.ndarray, np.nda
     """One set-up's looks (3, 128, features), its frames' descriptors (frames, 128, features) and
     labels (frames, 128): the model's inputs are made from them at training time, so a cache of
     them serves any change to :meth:`Templates.inputs`."""
-    seed, frames, *_ = args
+    seed, frames, _, checker_sizes = args
     rng = random.Random(SEED_BASE + seed)
     style = synthetic.Style.random(rng, hand=False)
+    if checker_sizes:
+        # Drawn from a generator of their own, so the boards are otherwise the same.
+        sizes = random.Random(SEED_BASE + 900_000 + seed)
+        if sizes.random() < 0.5:
+            style = dataclasses.replace(style, checker_size=sizes.uniform(0.8, 1.05))
     mount = synthetic.camera(style, rng)
     image, truth = synthetic.render(Position.start(), rng, style=style, mount=mount)
     corners = truth.corners + np.array([[rng.gauss(0, 3), rng.gauss(0, 3)] for _ in range(4)])
     view = canonical(image, corners)
+    # The places are laid out for the checkers measured on the start frame, as `calibrate` does.
+    places = layout(checker_pitch(view) or GEOMETRY.checker)
     # Half the set-ups borrow every look from other places, as the calibration's self-check does.
-    templates = Templates.learn(observe(view)[2],
+    templates = Templates.learn(observe(view, places)[2],
                                 labels_for(Position.start()), borrow_all=rng.random() < 0.5)
     described, labels = [], []
     for _ in range(frames):
@@ -75,16 +83,16 @@ def setup_samples(args: tuple[int, int, bool, bool]) -> tuple[np.ndarray, np.nda
         position = synthetic.random_scene(rng, most=rng.choice((5, 5, 5, 7)))
         frame, truth = synthetic.render(position, rng, style=lit, mount=mount)
         view = canonical(frame, corners)
-        described.append(observe(view)[2])
-        labels.append(_labels(position, truth, corners))
+        described.append(observe(view, places)[2])
+        labels.append(_labels(position, truth, corners, places))
     return templates.looks, np.stack(described), np.stack(labels)
 
 
-def _labels(position: Position, truth: synthetic.Truth, corners: np.ndarray) -> np.ndarray:
+def _labels(position: Position, truth: synthetic.Truth, corners: np.ndarray, places: Layout) -> np.ndarray:
     """What every place shows: its checker or none, or COVERED where a hand hides it."""
     labels = labels_for(position)
     if truth.hand is not None:
-        labels[covered_places(truth.hand, corners)] = COVERED
+        labels[covered_places(truth.hand, corners, places=places)] = COVERED
     return labels
 
 
@@ -210,7 +218,8 @@ def main() -> int:
     parser.add_argument("--proportions", action="store_true",
                         help="corners mode: half the boards with real boards' proportions")
     parser.add_argument("--checker-sizes", action="store_true",
-                        help="corners mode with --proportions: those boards' checkers 0.8 to 1.05 as wide")
+                        help="corners mode with --proportions: those boards' checkers 0.8 to 1.05 as "
+                        "wide; calibrated: half the set-ups'")
     parser.add_argument("--first", type=int, default=0, help="the first set-up's seed (after 1,000,000)")
     parser.add_argument("--cache", type=Path, action="append", default=[],
                         help="keep the rendered samples here and train from them; may be given more "

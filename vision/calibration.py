@@ -24,18 +24,22 @@ import numpy.typing as npt
 
 from engine.position import Position
 from vision.dice import on_board
+from vision.discs import checker_pitch
 from vision.geometry import FloatArray
 from vision.hands import hands_over
 from vision.outline import fit_to_triangles
 from vision.slot_model import SlotModel
 from vision.templates import BLACK, COVERED, SHOWS, WHITE, Descriptors, Templates, labels_for
 from vision.view import (
+    GEOMETRY,
     GRID,
     LOG,
     PLACES,
     Image,
+    Layout,
     canonical,
     cells_within,
+    layout,
     mount_view,
     observe,
     on_board_units,
@@ -53,6 +57,8 @@ START_LABELS = labels_for(START)
 #: The outermost checker of every start row: where a missing checker leaves a gap.
 ROW_ENDS = frozenset(place_index(p, abs(START.at(p)) - 1) for p in range(1, 25) if START.at(p))
 VERSION = 2
+#: A calibration file's checker diameter must lie within these shares of the canonical one.
+CHECKER_SHARES = (0.6, 1.2)
 
 
 class CalibrationError(ValueError):
@@ -84,10 +90,10 @@ def orientations(corners: FloatArray) -> list[FloatArray]:
     return turns + [t[[1, 0, 3, 2]] for t in turns]
 
 
-def _describe(frame: Image, corners: FloatArray, warp: Callable[[Image, FloatArray], Image] = canonical,
-              ) -> tuple[Image, Descriptors]:
+def _describe(frame: Image, corners: FloatArray, places: Layout,
+              warp: Callable[[Image, FloatArray], Image] = canonical) -> tuple[Image, Descriptors]:
     view = warp(frame, corners)
-    return view, observe(view)[2]
+    return view, observe(view, places)[2]
 
 
 @dataclass(frozen=True)
@@ -103,13 +109,21 @@ class Calibration:
     #: Where the start frame showed "dice" (canonical board units): the board's own fittings, such
     #: as the metal hinges at the ends of a tournament board's bar, read as white 1s.
     fittings: tuple[tuple[float, float], ...] = ()
+    #: The board's checkers' diameter (canonical px; `vision.discs.checker_pitch`): every frame's
+    #: places are laid out for it (`layout`).
+    checker: float = GEOMETRY.checker
+
+    @property
+    def layout(self) -> Layout:
+        return layout(self.checker)
 
     @classmethod
     def from_view(cls, corners: FloatArray, frame_size: tuple[int, int], view: Image,
-                  fittings: tuple[tuple[float, float], ...] = ()) -> Calibration:
-        small, grid, described = observe(view)
+                  fittings: tuple[tuple[float, float], ...] = (), checker: float = GEOMETRY.checker,
+                  ) -> Calibration:
+        small, grid, described = observe(view, layout(checker))
         return cls(corners, frame_size, view, LOG[small], grid, Templates.learn(described, START_LABELS),
-                   fittings)
+                   fittings, checker)
 
     def to_json(self) -> str:
         ok, png = cv2.imencode(".png", self.view)
@@ -121,6 +135,7 @@ class Calibration:
             "frame_size": list(self.frame_size),
             "view_png": base64.b64encode(png.tobytes()).decode("ascii"),
             "fittings": [[round(x, 1), round(y, 1)] for x, y in self.fittings],
+            "checker": round(self.checker, 1),
         })
 
     @classmethod
@@ -139,17 +154,23 @@ class Calibration:
             png = np.frombuffer(base64.b64decode(data["view_png"], validate=True), np.uint8)
             # Files written before fittings were kept have none.
             fittings = np.array(data.get("fittings", []), np.float64).reshape(-1, 2)
+            # Files written before checkers were measured were read at the canonical board's.
+            checker = float(data.get("checker", GEOMETRY.checker))
         except (KeyError, TypeError, ValueError) as err:
             raise CalibrationError(f"calibration field missing or malformed: {err}") from err
         if corners.shape != (4, 2) or not np.isfinite(corners).all():
             raise CalibrationError("'corners' must be four [x, y] pairs")
         if not np.isfinite(fittings).all():
             raise CalibrationError("'fittings' must be [x, y] pairs of numbers")
+        low, high = (share * GEOMETRY.checker for share in CHECKER_SHARES)
+        if not low <= checker <= high:
+            raise CalibrationError(f"'checker' must be a checker's diameter from {low:.1f} to {high:.1f} "
+                                   f"canonical px, not {checker!r}")
         view = cv2.imdecode(png, cv2.IMREAD_COLOR)
         if view is None or (view.shape[1], view.shape[0]) != view_size():
             raise CalibrationError("'view_png' is not a calibration view image")
         return cls.from_view(corners, (width, height), np.asarray(view, np.uint8),
-                             tuple((float(x), float(y)) for x, y in fittings))
+                             tuple((float(x), float(y)) for x, y in fittings), checker)
 
 
 def calibrate(frame: Image, corners: FloatArray, model: SlotModel | None = None) -> Calibration:
@@ -166,9 +187,12 @@ def calibrate(frame: Image, corners: FloatArray, model: SlotModel | None = None)
     if hands := hands_over(frame, np.asarray(corners, np.float64)):
         raise CalibrationError(f"a hand over the board (sure to {max(h.presence for h in hands):.2f}): "
                                "take the starting position with nothing over it")
+    # The start's rows of touching checkers show their size in any of the eight orientations.
+    checker = checker_pitch(canonical(frame, np.asarray(corners, np.float64))) or GEOMETRY.checker
+    places = layout(checker)
     scored = []
     for candidate in orientations(np.asarray(corners, np.float64)):
-        view, described = _describe(frame, candidate)
+        view, described = _describe(frame, candidate, places)
         scored.append((_separation(faces(described)), candidate, view, described))
     score, chosen, view, described = min(scored, key=lambda s: s[0])
     colours = faces(described)
@@ -180,7 +204,7 @@ def calibrate(frame: Image, corners: FloatArray, model: SlotModel | None = None)
     chosen = fit_to_triangles(frame, chosen)
     # The looks are learnt from the view every later frame of this mount is read through; the
     # orientations were tried on one-off views, so no warp maps were worked out for the seven others.
-    view, described = _describe(frame, chosen, mount_view)
+    view, described = _describe(frame, chosen, places, mount_view)
     if score > 0.5:
         raise CalibrationError(
             "the start position's places do not show two checker colours (within a colour they "
@@ -190,8 +214,8 @@ def calibrate(frame: Image, corners: FloatArray, model: SlotModel | None = None)
     probabilities = model.probabilities(check.inputs(described))
     covered = np.flatnonzero(probabilities.argmax(axis=1) == COVERED)
     if len(covered) >= HAND:
-        places = ", ".join(place_name(i) for i in covered[:4])
-        raise CalibrationError(f"something is over the board ({places}...): "
+        named = ", ".join(place_name(i) for i in covered[:4])
+        raise CalibrationError(f"something is over the board ({named}...): "
                                "take the starting position with nothing over it")
     # Borrowed looks are a little off by nature: a place is judged by what it can really hold,
     # and only a confident disagreement counts.  One odd place alone (a glint on one triangle)
@@ -205,7 +229,7 @@ def calibrate(frame: Image, corners: FloatArray, model: SlotModel | None = None)
         raise CalibrationError("not the starting position: " + "; ".join(
             f"{place_name(i)} shows {SHOWS[seen[i]]}, the start has {SHOWS[START_LABELS[i]]}"
             for i in wrong[:6]))
-    return Calibration.from_view(chosen, (width, height), view, fittings(frame, chosen, view))
+    return Calibration.from_view(chosen, (width, height), view, fittings(frame, chosen, view), places.checker)
 
 
 def fittings(frame: Image, corners: FloatArray, view: Image) -> tuple[tuple[float, float], ...]:

@@ -137,6 +137,61 @@ def _inner_edge(gradients: Gradients, x: float, y: float, radius: float, tip: fl
     return float(np.median(across[best, _INNER]) / max(float(whole[best]), 1e-6))
 
 
+def _on_point(view: Image, point: int) -> tuple[Image, FloatArray, FloatArray, npt.NDArray[np.bool_]]:
+    """A point's strip of the canonical ``view`` (its triangle, with room for a checker at its
+    edge and beyond its tip), the discs found in it (x, y, radius in the strip's pixels), each
+    one's depth in from the point's edge (nominal px), and which of them stand on the point."""
+    radius = GEOMETRY.checker / 2 * SCALE
+    height, width = view.shape[:2]
+    half = GEOMETRY.point_width / 2 + GEOMETRY.checker * 0.75
+    near, far = -GEOMETRY.checker / 2, GEOMETRY.point_depth + GEOMETRY.checker * 0.75
+    axis = GEOMETRY.column_x(GEOMETRY.column(point))
+    top, bottom = (near, far) if GEOMETRY.is_top(point) else (GEOMETRY.height - far, GEOMETRY.height - near)
+    left, up = (max(0, int(v)) for v in to_view(axis - half, top))
+    right, down = (int(v) + 1 for v in to_view(axis + half, bottom))
+    strip = view[up:min(down, height), left:min(right, width)]
+    discs = find_discs(strip, SMALLEST * radius, LARGEST * radius)
+    x, y = ((discs[:, :2] + (left, up)) / SCALE - MARGIN).T
+    depth = y if GEOMETRY.is_top(point) else GEOMETRY.height - y
+    on = (abs(x - axis) < ON_AXIS * GEOMETRY.point_width) & (depth > 0) & (depth < GEOMETRY.point_depth)
+    return strip, discs, depth, on
+
+
+#: The start position's rows of touching checkers (points of either numbering: a view in any
+#: of the eight orientations shows them on these columns).
+START_ROWS = (13, 12, 19, 6, 18, 7, 17, 8, 20, 5, 24, 1)
+#: The pitch of touching checkers measured (nominal px) must lie within these shares of the
+#: canonical checker's, and be seen between this many pairs at least, or the board is taken
+#: as canonical.
+PITCH_SHARES = (0.75, 1.1)
+PITCH_PAIRS = 6
+#: A pitch this close to the canonical checker's is the canonical board's: on rendered start
+#: frames of canonical boards it was measured 0.993 to 1.022 of it.
+CANONICAL_WITHIN = 0.025
+
+
+def checker_pitch(view: Image) -> float | None:
+    """The diameter (nominal canonical px) of the checkers of a start-position ``view``, from the
+    spacing of its rows of touching checkers, or None where too few rows show.
+
+    The centres of two checkers touching in a row lie a diameter apart along the point.  The
+    gaps between neighbours on the start's rows of five, three and two (whichever way the view
+    is numbered) are taken within `PITCH_SHARES` of a canonical checker, and their median is
+    the board's checker: a disc the finder misses leaves a gap of two, which falls outside.
+    Within `CANONICAL_WITHIN` of the canonical checker it is that, so a board of the canonical
+    make reads at the places its models learnt."""
+    low, high = (share * GEOMETRY.checker for share in PITCH_SHARES)
+    gaps: list[float] = []
+    for point in START_ROWS:
+        _, _, depth, on = _on_point(view, point)
+        row = np.sort(depth[on])
+        gaps.extend(float(g) for g in np.diff(row) if low <= g <= high)
+    if len(gaps) < PITCH_PAIRS:
+        return None
+    pitch = float(np.median(gaps))
+    return GEOMETRY.checker if abs(pitch / GEOMETRY.checker - 1) <= CANONICAL_WITHIN else pitch
+
+
 def discs_per_point(view: Image, points: Iterable[int] = range(1, 25), *, base_edge: float = 0.0,
                     fit: bool = False) -> Rows:
     """How many checker-sized discs stand in a row from the edge of each of ``points`` in the
@@ -152,28 +207,15 @@ def discs_per_point(view: Image, points: Iterable[int] = range(1, 25), *, base_e
     Each point is searched in its own strip of the view (its triangle, with room for a checker
     at its edge and beyond its tip), so one unsure point costs 2 ms, a tenth of the whole view's
     search."""
-    radius = GEOMETRY.checker / 2 * SCALE
-    height, width = view.shape[:2]
-    half = GEOMETRY.point_width / 2 + GEOMETRY.checker * 0.75
-    near, far = -GEOMETRY.checker / 2, GEOMETRY.point_depth + GEOMETRY.checker * 0.75
     counts = np.zeros(24, np.int64)
     bare = np.zeros(24, np.bool_)
     for point in points:
-        axis = GEOMETRY.column_x(GEOMETRY.column(point))
-        is_top = GEOMETRY.is_top(point)
-        top, bottom = (near, far) if is_top else (GEOMETRY.height - far, GEOMETRY.height - near)
-        left, up = (max(0, int(v)) for v in to_view(axis - half, top))
-        right, down = (int(v) + 1 for v in to_view(axis + half, bottom))
-        strip = view[up:min(down, height), left:min(right, width)]
-        discs = find_discs(strip, SMALLEST * radius, LARGEST * radius)
-        x, y = ((discs[:, :2] + (left, up)) / SCALE - MARGIN).T
-        depth = y if is_top else GEOMETRY.height - y
-        on = (abs(x - axis) < ON_AXIS * GEOMETRY.point_width) & (depth > 0) & (depth < GEOMETRY.point_depth)
+        strip, discs, depth, on = _on_point(view, point)
         # Checkers stand in a row from the point's edge: a disc counts only as the next of that
         # row.  A disc alone further in is the triangle's tip or the print on the board, and a
         # row's own spacing follows the board's checkers, not the canonical slots.
         edge, reach = 0.0, FIRST
-        tip = np.pi / 2 if is_top else -np.pi / 2  # the view's y grows downwards
+        tip = np.pi / 2 if GEOMETRY.is_top(point) else -np.pi / 2  # the view's y grows downwards
         for index in np.flatnonzero(on)[np.argsort(depth[on])]:
             disc_x, disc_y, disc_radius = discs[index]
             if depth[index] - edge > reach * disc_radius / SCALE:

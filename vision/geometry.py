@@ -14,7 +14,7 @@ pixels to this view with one homography.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -25,21 +25,25 @@ FloatArray = npt.NDArray[np.float64]
 @dataclass(frozen=True, slots=True)
 class BoardGeometry:
     """Sizes in canonical pixels.  A point column is ``point_width`` wide; its triangle reaches
-    ``point_depth`` in from the edge, room for five checkers of ``checker`` diameter."""
+    ``point_depth`` in from the edge.  The checkers are ``checker`` across and stand in a row
+    from the edge: the canonical board's (92 across) fill a triangle five to a row, a board
+    whose checkers are smaller (`BoardGeometry.sized`) has its rows end short of the tips."""
 
     point_width: float = 100.0
     bar_width: float = 100.0
     checker: float = 92.0
     gap: float = 100.0
+    point_depth: float = 460.0
 
-    @property
-    def point_depth(self) -> float:
-        return 5 * self.checker
+    def sized(self, checker: float) -> BoardGeometry:
+        """The same board with checkers ``checker`` across (canonical px)."""
+        return replace(self, checker=checker)
 
     @property
     def die(self) -> float:
-        """A Classic Line die's side: 0.45 of a checker's diameter."""
-        return 0.45 * self.checker
+        """A Classic Line die's side: 0.45 of the diameter of a checker that fills a fifth of a
+        triangle (the set's extra-large checkers), whatever this board's checkers measure."""
+        return 0.09 * self.point_depth
 
     def die_pixels(self, corners: FloatArray) -> tuple[float, float]:
         """The smallest and the mean die side in frame pixels, for a playing area whose frame

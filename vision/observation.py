@@ -21,6 +21,7 @@ import numpy as np
 from vision.calibration import Calibration
 from vision.corners import read_corners
 from vision.dice import CubeOnBoard, Die, on_board
+from vision.geometry import BoardGeometry
 from vision.hands import HandConfig, hands_over, near
 from vision.reading import Reading, read
 from vision.stabiliser import Scene, StabiliserConfig, motion, shrink, what_counts
@@ -83,7 +84,8 @@ def observe(frame: Image, calibration: Calibration, hands: bool = False) -> Obse
                    cocked_dice=[d.centre for d in dice if d.cocked], view=view)
     if reading.status == "no-board":
         return Observation(reading)
-    return Observation(reading, propped(dice, reading, calibration.corners), cube)
+    board = calibration.layout.geometry
+    return Observation(reading, propped(dice, reading, calibration.corners, board), cube)
 
 
 def observe_corners(frame: Image, corners: np.ndarray, hands: bool = True) -> Observation:
@@ -101,7 +103,8 @@ def observe_corners(frame: Image, corners: np.ndarray, hands: bool = True) -> Ob
     return Observation(reading, propped(dice, reading, corners), cube)
 
 
-def propped(dice: Sequence[Die], reading: Reading, corners: np.ndarray) -> tuple[Die, ...]:
+def propped(dice: Sequence[Die], reading: Reading, corners: np.ndarray,
+            g: BoardGeometry = GEOMETRY) -> tuple[Die, ...]:
     """``dice`` with each die called cocked that has nothing to lean on read as lying flat, and
     each resting on something whose first reading found it cocked at least as likely as any value
     read as cocked.
@@ -125,11 +128,11 @@ def propped(dice: Sequence[Die], reading: Reading, corners: np.ndarray) -> tuple
     as any value (`Die.first_cocked`) within `RESTS_WITHIN` sides of something is cocked: of the
     3,170 flat dice of the games, 2 lay that near (the checkers being where their places are,
     not where they lie), with first odds of cocked of 0.24 and 0.21, and the 17 flat dice called
-    cocked at first then read flat lay 0.85 sides or more from everything."""
+    cocked at first then read flat lay 0.85 sides or more from everything.  The checkers stand
+    where ``g`` lays them out (for the board's own checkers' size)."""
     asked = [i for i, die in enumerate(dice) if die.cocked or die.first_cocked is not None]
     if not asked:
         return tuple(dice)
-    g = GEOMETRY
     checkers = [g.slot_centre(point, slot) for point in range(1, 25)
                 for slot in range(min(abs(reading.points[point - 1]), SLOTS))]
     centres = on_board_units(corners, [die.centre for die in dice])

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -105,14 +107,24 @@ def _angle(a: FloatArray, b: FloatArray) -> float:
     return math.acos(max(-1.0, min(1.0, cosine)))
 
 
-def _start_centres() -> dict[int, FloatArray]:
-    """Canonical centres of the start position's checkers, by point."""
-    start = Position.start()
-    return {point: np.array([GEOMETRY.slot_centre(point, slot) for slot in range(abs(start.at(point)))])
+#: The checker sizes (canonical px) the search tries: real boards' checkers are often smaller
+#: than a fifth of a triangle (0.79 to 0.94 of that on 13 real photos), and a homography that
+#: puts a row of smaller checkers on the canonical slots stretches the board to fit them.
+CHECKERS = tuple(GEOMETRY.checker * share for share in (0.8, 0.825, 0.85, 0.875, 0.9, 0.925, 0.95,
+                                                        0.975, 1.0, 1.025, 1.05))
+
+
+@lru_cache(maxsize=len(CHECKERS))
+def start_centres(checker: float = GEOMETRY.checker) -> dict[int, FloatArray]:
+    """Canonical centres of the start position's checkers, by point, for checkers ``checker`` across."""
+    start, geometry = Position.start(), GEOMETRY.sized(checker)
+    return {point: np.array([geometry.slot_centre(point, slot) for slot in range(abs(start.at(point)))])
             for point in range(1, 25) if start.at(point)}
 
 
-START_CENTRES = _start_centres()
+START_CENTRES = start_centres()
+#: A found homography: how many start checkers it confirms, it, and the checker size it assumed.
+Found = tuple[int, FloatArray, float]
 
 
 def find_corners(frame: Image) -> FloatArray:
@@ -128,7 +140,7 @@ def find_corners(frame: Image) -> FloatArray:
     if len(circles) < 20:
         raise OutlineError(f"no board found: only {len(circles)} round shapes in the frame, the starting "
                            "position has 30 checkers")
-    best: tuple[int, FloatArray] | None = None
+    best: Found | None = None
     fives = 0
     for radius in _likely_radii(circles[:, 2]):
         found, rows = _search(small, radius)
@@ -142,7 +154,7 @@ def find_corners(frame: Image) -> FloatArray:
         raise OutlineError(f"no board in the starting position found: {fives} rows of five touching "
                            f"checkers and at best {found_checkers} of the 30 start checkers where they "
                            "belong; give the corners with --corners")
-    matrix = np.diag([1 / shrink, 1 / shrink, 1.0]) @ _refine(small, best[1])
+    matrix = np.diag([1 / shrink, 1 / shrink, 1.0]) @ _refine(small, best[1], best[2])
     corners = cv2.perspectiveTransform(GEOMETRY.corners().reshape(-1, 1, 2), matrix).reshape(4, 2)
     return np.asarray(corners, np.float64)
 
@@ -170,9 +182,9 @@ def _likely_radii(radii: FloatArray) -> list[float]:
     return tried
 
 
-def _search(frame: Image, radius: float) -> tuple[tuple[int, FloatArray] | None, int]:
+def _search(frame: Image, radius: float) -> tuple[Found | None, int]:
     """The best homography found with checkers of about ``radius`` px (how many start checkers
-    it confirms, and it), and how many runs of five it started from."""
+    it confirms, it and the checkers' size it assumed), and how many runs of five it started from."""
     circles = find_discs(frame, 0.7 * radius, 1.35 * radius)
     if len(circles) < 8:
         return None, 0
@@ -181,17 +193,17 @@ def _search(frame: Image, radius: float) -> tuple[tuple[int, FloatArray] | None,
     centres = circles[:, :2]
     runs = _runs(centres, radius)
     fives = _likeliest(frame, circles, _windows(runs, 5), MOST_FIVES)
-    best: tuple[int, FloatArray] | None = None
+    best: Found | None = None
     for four in itertools.combinations(fives, 4):
-        for matrix in _hypotheses(centres, list(four)):
-            best = _better(best, _confirm(matrix, centres, radius))
+        for matrix, checker in _hypotheses(centres, list(four)):
+            best = _better(best, _confirm(matrix, centres, radius, checker))
     if best is None or best[0] < ENOUGH:
         # A checker the circle finder missed shortens a row to four: any two rows, each placed as
         # any of the fives, fix a homography the other checkers can confirm.
         rows = _likeliest(frame, circles, _windows(runs, 4) + fives, MOST_ROWS)
         for pair in itertools.combinations(rows, 2):
-            for matrix in _two_rows(centres, pair):
-                best = _better(best, _confirm(matrix, centres, radius))
+            for matrix, checker in _two_rows(centres, pair):
+                best = _better(best, _confirm(matrix, centres, radius, checker))
     return best, len(fives)
 
 
@@ -208,15 +220,16 @@ def _ring(radius: float) -> np.ndarray:
     return ring
 
 
-def _refine(frame: Image, matrix: FloatArray, rounds: int = 2) -> FloatArray:
+def _refine(frame: Image, matrix: FloatArray, checker: float = GEOMETRY.checker, rounds: int = 2,
+            ) -> FloatArray:
     """Sharpen a homography: in the board seen upright, checkers are circles of known size.
 
     Hough centres wander by a few pixels on dark checkers; a few pixels at the checkers are
     many at the far corners.  Each round warps the frame upright, finds every start checker's
     edge ring near where it should be, and refits the homography to those centres.
     """
-    source = np.concatenate(list(START_CENTRES.values()))
-    ring = _ring(GEOMETRY.checker / 2 * 0.97 * REFINE_SCALE)
+    source = np.concatenate(list(start_centres(checker).values()))
+    ring = _ring(checker / 2 * 0.97 * REFINE_SCALE)
     half = ring.shape[0] // 2
     reach = round(REFINE_REACH * REFINE_SCALE)
     for _ in range(rounds):
@@ -340,24 +353,47 @@ def _fit_triangles(frame: Image, matrix: FloatArray) -> FloatArray:
     return np.asarray(matrix @ correction, np.float64)
 
 
-def _better(best: tuple[int, FloatArray] | None, candidate: tuple[int, FloatArray]) -> tuple[int, FloatArray]:
+def _better(best: Found | None, candidate: Found) -> Found:
     return candidate if best is None or candidate[0] > best[0] else best
 
 
-def _two_rows(centres: FloatArray, rows: tuple[list[int], list[int]]) -> list[FloatArray]:
-    """Homographies for each way two rows of four or five can lie on two of the start's fives."""
+def _two_rows(centres: FloatArray, rows: tuple[list[int], list[int]]) -> list[tuple[FloatArray, float]]:
+    """Homographies, each with the checker size it assumes, for each way two rows of four or five
+    can lie on two of the start's fives.  Two rows on two columns do not tell the checkers' size
+    (a homography can stretch each column to fit any), so every size of `CHECKERS` is tried."""
     placings = [_placings(row) for row in rows]
     out = []
     for first, second in itertools.permutations((13, 12, 19, 6), 2):
         if BoardGeometry.column(first) == BoardGeometry.column(second):
             continue  # two rows on one line fix no homography
         for (a_slots, a_row), (b_slots, b_row) in itertools.product(*placings):
-            source = np.concatenate([START_CENTRES[first][a_slots], START_CENTRES[second][b_slots]])
             target = np.concatenate([centres[a_row], centres[b_row]])
-            matrix, _ = cv2.findHomography(source, target)
-            if matrix is not None:
-                out.append(np.asarray(matrix, np.float64))
+            # The canonical size first: of hypotheses that confirm as many checkers, the first stands.
+            for checker in sorted(CHECKERS, key=lambda size: abs(size - GEOMETRY.checker)):
+                start = start_centres(checker)
+                source = np.concatenate([start[first][a_slots], start[second][b_slots]])
+                matrix, _ = cv2.findHomography(source, target)
+                if matrix is not None:
+                    out.append((np.asarray(matrix, np.float64), checker))
     return out
+
+
+def _fitted(source_of: Callable[[float], FloatArray], target: FloatArray) -> tuple[FloatArray, float] | None:
+    """The homography from the start checkers ``source_of(checker)`` to ``target`` (camera px)
+    for the checker size of `CHECKERS` that fits them best (the least squared error), and that
+    size.  The four fives lie on two lines across the board, one pair each, and the gap between
+    a pair's inner ends against the rows' length tells the checkers' size."""
+    best: tuple[float, FloatArray, float] | None = None
+    for checker in CHECKERS:
+        source = source_of(checker)
+        matrix, _ = cv2.findHomography(source, target)
+        if matrix is None:
+            continue
+        moved = cv2.perspectiveTransform(source.reshape(-1, 1, 2), matrix).reshape(-1, 2)
+        error = float(np.square(moved - target).sum())
+        if best is None or error < best[0]:
+            best = (error, np.asarray(matrix, np.float64), checker)
+    return None if best is None else (best[1], best[2])
 
 
 def _placings(row: list[int]) -> list[tuple[slice, list[int]]]:
@@ -367,8 +403,9 @@ def _placings(row: list[int]) -> list[tuple[slice, list[int]]]:
             for ordered in (row, row[::-1])]
 
 
-def _hypotheses(centres: FloatArray, runs: list[list[int]]) -> list[FloatArray]:
-    """Homographies canonical → camera for each way the four runs can be the start's four fives."""
+def _hypotheses(centres: FloatArray, runs: list[list[int]]) -> list[tuple[FloatArray, float]]:
+    """Homographies canonical → camera, each with the checker size it fits best (`_fitted`), for
+    each way the four runs can be the start's four fives."""
     out = []
     for first, second in (((0, 1), (2, 3)), ((0, 2), (1, 3)), ((0, 3), (1, 2))):
         pairs = [[runs[i] for i in first], [runs[i] for i in second]]
@@ -382,14 +419,18 @@ def _hypotheses(centres: FloatArray, runs: list[list[int]]) -> list[FloatArray]:
                 a_top = outer_pair[top_outer]
                 bar_top = min(bar_pair, key=lambda run: math.dist(centres[run[0]], centres[a_top[0]]))
                 bar_bottom = bar_pair[1] if bar_top is bar_pair[0] else bar_pair[0]
-                source = np.concatenate([START_CENTRES[13], START_CENTRES[12], START_CENTRES[19],
-                                         START_CENTRES[6]])
                 target = np.concatenate([centres[a_top], centres[outer_pair[1 - top_outer]],
                                          centres[bar_top], centres[bar_bottom]])
-                matrix, _ = cv2.findHomography(source, target)
-                if matrix is not None:
-                    out.append(np.asarray(matrix, np.float64))
+                fitted = _fitted(_fives, target)
+                if fitted is not None:
+                    out.append(fitted)
     return out
+
+
+def _fives(checker: float) -> FloatArray:
+    """The start's four rows of five (points 13, 12, 19 and 6) for checkers ``checker`` across."""
+    start = start_centres(checker)
+    return np.concatenate([start[13], start[12], start[19], start[6]])
 
 
 def _collinear(centres: FloatArray, a: list[int], b: list[int]) -> bool:
@@ -410,9 +451,11 @@ def _outward(centres: FloatArray, run: list[int], other: list[int]) -> list[int]
     return run
 
 
-def _confirm(matrix: FloatArray, centres: FloatArray, radius: float) -> tuple[int, FloatArray]:
-    """How many start checkers a homography puts on a found circle, and the homography refit to them."""
-    source = np.concatenate(list(START_CENTRES.values()))
+def _confirm(matrix: FloatArray, centres: FloatArray, radius: float, size: float = GEOMETRY.checker,
+             ) -> Found:
+    """How many start checkers (``size`` across) a homography puts on a found circle, the
+    homography refit to them, and ``size``."""
+    source = np.concatenate(list(start_centres(size).values()))
     projected = cv2.perspectiveTransform(source.reshape(-1, 1, 2), matrix).reshape(-1, 2)
     gaps = np.linalg.norm(projected[:, None] - centres[None], axis=-1)
     # One circle stands for one checker: a homography that folds the board onto a few circles
@@ -425,7 +468,7 @@ def _confirm(matrix: FloatArray, centres: FloatArray, radius: float) -> tuple[in
         if checker not in pairs and circle not in pairs.values():
             pairs[checker] = circle
     if len(pairs) < 8:
-        return len(pairs), matrix
+        return len(pairs), matrix, size
     sources = source[list(pairs)]
     refined, _ = cv2.findHomography(sources, centres[list(pairs.values())])
-    return len(pairs), matrix if refined is None else np.asarray(refined, np.float64)
+    return len(pairs), matrix if refined is None else np.asarray(refined, np.float64), size

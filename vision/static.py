@@ -10,6 +10,7 @@ more.  (Hands over the places themselves are the slot model's COVERED class.)
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -18,7 +19,7 @@ import numpy.typing as npt
 from vision.geometry import FloatArray
 from vision.view import (
     BAND_Y,
-    CENTRES,
+    CANONICAL,
     COLUMN_EDGES,
     COLUMN_X,
     COLUMNS,
@@ -26,6 +27,7 @@ from vision.view import (
     LOG,
     SCALE,
     Image,
+    Layout,
     view_size,
 )
 
@@ -49,11 +51,14 @@ def _interpolation(positions: FloatArray, at: FloatArray) -> FloatArray:
     return weights
 
 
-def _static_mask() -> npt.NDArray[np.bool_]:
+@lru_cache(maxsize=4)
+def _static_mask(places: Layout) -> npt.NDArray[np.bool_]:
+    """Where the half-resolution view shows bare board whatever the checkers do: not round any
+    of the board's ``places``, nor beside the outermost points."""
     width, height = view_size()
     mask = np.full((height, width), 255, np.uint8)
-    radius = round(GEOMETRY.checker / 2 * SCALE * 1.3)
-    for x, y in CENTRES:
+    radius = round(places.checker / 2 * SCALE * 1.3)
+    for x, y in places.centres:
         cv2.circle(mask, (int(x), int(y)), radius, 0, -1)
     # The light is measured over the columns of points and the bar only: beside the outermost
     # points it could only be carried over flat, and a lamp's ramp that moved between frames
@@ -70,18 +75,20 @@ _ROWS_AT = np.arange((_HEIGHT + 1) // STEP, dtype=np.float64) * STEP + (STEP - 1
 _COLS_AT = np.arange((_WIDTH + 1) // STEP, dtype=np.float64) * STEP + (STEP - 1) / 2
 _WY = _interpolation(BAND_Y, _ROWS_AT).astype(np.float32)  # (rows, 3)
 _WX = _interpolation(COLUMN_X, _COLS_AT).T.astype(np.float32)  # (13, cols)
-_MASK = _static_mask()
+# Measured in the canonical board's checkers whatever a board's own measure: the threshold is
+# for hands, glare and shadows, which do not shrink with the checkers.
 _CHECKER_AREA = math.pi * (GEOMETRY.checker / 2 * SCALE / STEP) ** 2
 assert _WX.shape[0] == COLUMNS
 
 
 def changed_area(small: Image, reference: npt.NDArray[np.float32], grid: FloatArray,
-                 reference_grid: FloatArray) -> float:
+                 reference_grid: FloatArray, places: Layout = CANONICAL) -> float:
     """How much bare board changed between the calibration and ``small``, in checker areas.
 
     ``small`` is a half-resolution view (:func:`vision.view.reduce`), ``reference`` the
     calibration's as log intensities (:data:`vision.view.LOG`); ``grid`` and ``reference_grid``
-    are the two views' light grids (:func:`vision.view.light_grid`).
+    are the two views' light grids (:func:`vision.view.light_grid`), and ``places`` where the
+    board's checkers may stand.
     """
     ratio = (np.log(grid + 8.0) - np.log(reference_grid + 8.0)).astype(np.float32)  # (3, 13, 3)
     field = np.stack([_WY @ ratio[:, :, c] @ _WX for c in range(3)], axis=-1)  # (rows, cols, 3)
@@ -89,6 +96,6 @@ def changed_area(small: Image, reference: npt.NDArray[np.float32], grid: FloatAr
     delta = cv2.absdiff(cv2.subtract(cv2.LUT(small, LOG), reference), field)
     # (numpy reduces slowly along a short last axis: take the channel maximum by hand.)
     difference = np.maximum(np.maximum(delta[:, :, 0], delta[:, :, 1]), delta[:, :, 2])
-    changed = ((difference > THRESHOLD) & _MASK).astype(np.uint8)
+    changed = ((difference > THRESHOLD) & _static_mask(places)).astype(np.uint8)
     opened = cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     return float(np.count_nonzero(opened) / _CHECKER_AREA)

@@ -303,7 +303,8 @@ def draw_board(position: Position, style: Style, rng: random.Random,
     for player, top in ((Player.WHITE, True), (Player.BLACK, False)):
         colour = style.checkers[player]
         for slot in range(position.bar[player]):
-            cx, cy = g.bar_slot(top, slot % 4)
+            # Smaller checkers stand closer on the bar too, a row of them out from its middle.
+            cx, cy = g.sized(g.checker * style.checker_size).bar_slot(top, slot % 4)
             at = nudge(200 + 20 * int(player) + slot)
             placed.append(((cx + ox + at.uniform(-3, 3), cy + oy + at.uniform(-3, 3)), colour, slot >= 4))
     # A wooden disc ~9 mm thick casts a soft shadow away from the lamp; shadows fall on the board

@@ -28,6 +28,7 @@ from vision.view import (
     SCALE,
     SLOTS,
     Image,
+    Layout,
     bar_index,
     canonical,
     lattices,
@@ -156,7 +157,9 @@ def labels_for(position: Position) -> Labels:
     return labels
 
 
-def covered_places(mask: Image, corners: FloatArray, share: float = 0.2) -> npt.NDArray[np.bool_]:
-    """Places whose disc a camera-pixel ``mask`` (255 = covered) hides by more than ``share``."""
-    samples = lattices(reduce(canonical(mask, corners)))[:, DISC]
+def covered_places(mask: Image, corners: FloatArray, share: float = 0.2,
+                   places: Layout | None = None) -> npt.NDArray[np.bool_]:
+    """Places (laid out as ``places``) whose disc a camera-pixel ``mask`` (255 = covered) hides by
+    more than ``share``."""
+    samples = lattices(reduce(canonical(mask, corners)), places)[:, DISC]
     return np.asarray((samples > 127).mean(axis=(1, 2)) > share)

@@ -144,36 +144,31 @@ def place_name(index: int) -> str:
     return f"point {place.point} slot {place.slot + 1}"
 
 
-def _place_centres() -> FloatArray:
+def _place_centres(geometry: BoardGeometry) -> FloatArray:
     centres = []
     for place in PLACES:
         if place.on_bar:
-            centres.append(GEOMETRY.bar_slot(place.half == 0, place.slot))
+            centres.append(geometry.bar_slot(place.half == 0, place.slot))
         else:
-            centres.append(GEOMETRY.slot_centre(place.point, place.slot))
+            centres.append(geometry.slot_centre(place.point, place.slot))
     return np.array(centres, np.float64)
 
 
-#: Every place's centre on the canonical board, and in the view.
-PLACE_CENTRES = _place_centres()
-CENTRES = np.round(np.array([to_view(x, y) for x, y in PLACE_CENTRES])).astype(np.int64)
 #: A place's descriptor is a GRID x GRID lattice of samples over a square reaching SPAN checker radii
 #: from its centre: the checker, its rim and the shadow it throws, but little of its neighbours.
 GRID = 10
 SPAN = 1.25
-_CELL = 2 * SPAN * (GEOMETRY.checker / 2 * SCALE) / GRID
 
 
-def _lattice() -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-    steps = (np.arange(GRID) + 0.5) * _CELL - SPAN * GEOMETRY.checker / 2 * SCALE
-    xs = CENTRES[:, 0, None, None] + steps[None, None, :]
-    ys = CENTRES[:, 1, None, None] + steps[None, :, None]
+def _lattice(centres: npt.NDArray[np.int64], cell: float,
+             ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """Every place's lattice of samples round ``centres`` (view px), ``cell`` view px apart."""
+    steps = (np.arange(GRID) + 0.5) * cell - GRID * cell / 2
+    xs = centres[:, 0, None, None] + steps[None, None, :]
+    ys = centres[:, 1, None, None] + steps[None, :, None]
     shape = (len(PLACES) * GRID, GRID)
     return (np.broadcast_to(xs, (len(PLACES), GRID, GRID)).reshape(shape).astype(np.float32),
             np.broadcast_to(ys, (len(PLACES), GRID, GRID)).reshape(shape).astype(np.float32))
-
-
-_MAP_X, _MAP_Y = _lattice()
 
 
 def cells_within(radii: float) -> npt.NDArray[np.int64]:
@@ -186,8 +181,6 @@ def cells_within(radii: float) -> npt.NDArray[np.int64]:
 
 #: The checker itself and the ring just outside it (rim and shadow).
 DISC = cells_within(1.1)
-# The same lattice in the coordinates of the half-resolution view.
-_SMALL_X, _SMALL_Y = (_MAP_X + 0.5) / 2 - 0.5, (_MAP_Y + 0.5) / 2 - 0.5
 #: Light is divided out in the log domain; this floor keeps black from becoming minus infinity.
 FLOOR = 8.0
 
@@ -202,22 +195,25 @@ def reduce(view: Image) -> Image:
     return small
 
 
-def lattices(small: Image) -> Image:
-    """Every place's lattice of samples from the half-resolution view: (128, GRID*GRID, channels).
+def lattices(small: Image, layout: Layout | None = None) -> Image:
+    """Every place's lattice of samples from the half-resolution view: (128, GRID*GRID, channels),
+    the places where ``layout`` lays them (by default the canonical board's, `CANONICAL`).
 
     The view is blurred to the lattice's spacing first, so each sample stands for its whole cell.
     """
-    smooth = cv2.GaussianBlur(small, (0, 0), _CELL / 4)
-    samples: Image = np.asarray(cv2.remap(smooth, _SMALL_X, _SMALL_Y, cv2.INTER_NEAREST), np.uint8)
+    layout = layout or CANONICAL
+    smooth = cv2.GaussianBlur(small, (0, 0), layout.cell / 4)
+    samples: Image = np.asarray(cv2.remap(smooth, layout.small_x, layout.small_y, cv2.INTER_NEAREST),
+                                np.uint8)
     return samples.reshape(len(PLACES), GRID * GRID, -1)
 
 
-def descriptors(small: Image, light: FloatArray) -> npt.NDArray[np.float32]:
+def descriptors(small: Image, light: FloatArray, layout: Layout | None = None) -> npt.NDArray[np.float32]:
     """Every place's lattice in log light units, ``light`` (128, 3) divided out: (128, GRID*GRID*3).
 
     ``small`` is :func:`reduce` of the view.
     """
-    logs: npt.NDArray[np.float32] = LOG[lattices(small)]
+    logs: npt.NDArray[np.float32] = LOG[lattices(small, layout)]
     logs -= np.log(light.astype(np.float32) + FLOOR)[:, None, :]
     return logs.reshape(len(PLACES), -1)
 
@@ -274,12 +270,12 @@ def light_grid(small: Image) -> FloatArray:
     return grid
 
 
-def _weights() -> FloatArray:
-    """Bilinear weights from the light grid to every place's centre: (128, 3 * 13)."""
+def _weights(centres: npt.NDArray[np.int64]) -> FloatArray:
+    """Bilinear weights from the light grid to every place's centre (view px): (128, 3 * 13)."""
     order = np.argsort(COLUMN_X)
     xs = COLUMN_X[order]
     weights = np.zeros((len(PLACES), len(BANDS), COLUMNS))
-    for i, (x, y) in enumerate(CENTRES):
+    for i, (x, y) in enumerate(centres):
         k = int(np.clip(np.searchsorted(xs, x) - 1, 0, COLUMNS - 2))
         tx = float(np.clip((x - xs[k]) / (xs[k + 1] - xs[k]), 0, 1))
         b = 0 if y < BAND_Y[1] else 1
@@ -290,23 +286,71 @@ def _weights() -> FloatArray:
     return weights.reshape(len(PLACES), -1)
 
 
-_WEIGHTS = _weights()
+@dataclass(frozen=True, eq=False)
+class Layout:
+    """Where a board's places lie: each point's slots one checker apart from its edge, the bar's
+    from its middle, for checkers ``geometry.checker`` across.
+
+    Real boards' checkers are often smaller than a fifth of a triangle: on 13 real photos the
+    rows' pitch was 0.79 to 0.94 of that.  Laid out canonically, the fourth and fifth checkers
+    of such a row sit half off their places, and a calibration of rendered boards with checkers
+    0.9 across was refused on 10 of 10 set-ups.  A calibration measures its board's checkers
+    (`vision.discs.checker_pitch`) and reads every frame at places laid out for them, each
+    lattice shrunk with its checker, so a place's samples cover the same parts of a checker on
+    every board.  One layout per size (`layout`): the arrays are made once."""
+
+    geometry: BoardGeometry
+    #: Every place's centre on the canonical board (nominal px), and in the view (whole px).
+    place_centres: FloatArray
+    centres: npt.NDArray[np.int64]
+    #: Lattice spacing (view px), and the lattices in the view's and the half view's pixels.
+    cell: float
+    map_x: npt.NDArray[np.float32]
+    map_y: npt.NDArray[np.float32]
+    small_x: npt.NDArray[np.float32]
+    small_y: npt.NDArray[np.float32]
+    weights: FloatArray
+
+    @property
+    def checker(self) -> float:
+        return self.geometry.checker
 
 
-def light_at_places(grid: FloatArray) -> FloatArray:
+@lru_cache(maxsize=8)
+def layout(checker: float = GEOMETRY.checker) -> Layout:
+    """The places of a board whose checkers are ``checker`` canonical px across (0.1 px apart)."""
+    geometry = GEOMETRY.sized(round(float(checker), 1))
+    place_centres = _place_centres(geometry)
+    centres = np.round(np.array([to_view(x, y) for x, y in place_centres])).astype(np.int64)
+    cell = 2 * SPAN * (geometry.checker / 2 * SCALE) / GRID
+    map_x, map_y = _lattice(centres, cell)
+    # The same lattices in the coordinates of the half-resolution view.
+    small_x, small_y = (((m + 0.5) / 2 - 0.5).astype(np.float32) for m in (map_x, map_y))
+    return Layout(geometry, place_centres, centres, cell, map_x, map_y, small_x, small_y, _weights(centres))
+
+
+#: The canonical board's places, whose checkers fill a triangle five to a row: what corners mode
+#: reads (its model learnt them), and every calibration made before checkers were measured.
+CANONICAL = layout()
+PLACE_CENTRES = CANONICAL.place_centres
+CENTRES = CANONICAL.centres
+
+
+def light_at_places(grid: FloatArray, layout: Layout | None = None) -> FloatArray:
     """The light grid interpolated to every place: (128, 3) BGR."""
-    return np.asarray(_WEIGHTS @ grid.reshape(-1, 3), np.float64)
+    return np.asarray((layout or CANONICAL).weights @ grid.reshape(-1, 3), np.float64)
 
 
-def observe(view: Image) -> tuple[Image, FloatArray, npt.NDArray[np.float32]]:
+def observe(view: Image, layout: Layout | None = None) -> tuple[Image, FloatArray, npt.NDArray[np.float32]]:
     """The half-resolution view, its light grid and every place's descriptor."""
     small = reduce(view)
     grid = light_grid(small)
-    return small, grid, descriptors(small, light_at_places(grid))
+    return small, grid, descriptors(small, light_at_places(grid, layout), layout)
 
 
-def lattice_nominal() -> FloatArray:
+def lattice_nominal(layout: Layout | None = None) -> FloatArray:
     """Every place's lattice samples in nominal canonical coordinates: (128, GRID*GRID, 2)."""
-    xs = _MAP_X.reshape(len(PLACES), GRID * GRID) / SCALE - MARGIN
-    ys = _MAP_Y.reshape(len(PLACES), GRID * GRID) / SCALE - MARGIN
+    layout = layout or CANONICAL
+    xs = layout.map_x.reshape(len(PLACES), GRID * GRID) / SCALE - MARGIN
+    ys = layout.map_y.reshape(len(PLACES), GRID * GRID) / SCALE - MARGIN
     return np.stack([xs, ys], axis=-1).astype(np.float64)

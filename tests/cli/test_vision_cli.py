@@ -67,6 +67,25 @@ def test_calibrate_names_what_it_takes_for_the_boards_own_fittings(tmp_path: Pat
     assert "fittings" not in run(["calibrate", str(plain), "-o", str(tmp_path / "c.json")])[1]
 
 
+def test_calibrate_says_when_the_checkers_are_smaller(board: tuple[Path, Path, list[float]],
+                                                     tmp_path: Path) -> None:
+    """A board whose checkers are 0.88 as wide as a fifth of a triangle is calibrated, the size
+    said and saved, and its frames read at their places; the canonical board's says nothing."""
+    rng, style, mount = a_mount(41, checker_size=0.88)
+    start, _ = synthetic.render(Position.start(), rng, style=style, mount=mount)
+    scene, _ = synthetic.render(SCENE, rng, style=style, mount=mount)
+    cv2.imwrite(str(tmp_path / "start.png"), start)
+    cv2.imwrite(str(tmp_path / "scene.png"), scene)
+    status, text = run(["calibrate", str(tmp_path / "start.png"), "-o", str(tmp_path / "cal.json")])
+    assert status == 0 and "the checkers measure 0.8" in text and "laid out for them" in text
+    assert json.loads((tmp_path / "cal.json").read_text())["checker"] == pytest.approx(0.88 * 92, rel=0.03)
+    status, text = run(["read", "--calibration", str(tmp_path / "cal.json"), str(tmp_path / "scene.png"),
+                        "--json"])
+    assert status == 0 and json.loads(text)["points"] == [SCENE.at(p) for p in range(1, 25)]
+    canonical = run(["calibrate", str(board[0]), "-o", str(tmp_path / "c.json")])[1]
+    assert "saved" in canonical and "checkers measure" not in canonical
+
+
 def test_read_with_corners(board: tuple[Path, Path, list[float]]) -> None:
     _, scene, corners = board
     status, text = run(["read", "--corners", ",".join(f"{v:.1f}" for v in corners), str(scene), "--json"])

@@ -15,6 +15,7 @@ from tests.vision.conftest import Setup, a_mount, with_hand
 from vision import synthetic
 from vision.calibration import Calibration, CalibrationError, calibrate
 from vision.outline import OutlineError, find_corners
+from vision.view import GEOMETRY
 
 
 @pytest.mark.parametrize("mirror", [False, True], ids=["home-right", "home-left"])
@@ -47,10 +48,13 @@ def test_a_calibration_survives_its_json(setup_factory: Callable[..., Setup]) ->
     assert again.frame_size == calibration.frame_size
     assert np.allclose(again.templates.looks, calibration.templates.looks)
     assert again.fittings == calibration.fittings
-    # A file written before fittings were kept has none.
+    assert again.checker == calibration.checker
+    # A file written before fittings were kept has none, and one written before checkers were
+    # measured was read at the canonical board's places.
     data = json.loads(calibration.to_json())
-    del data["fittings"]
-    assert Calibration.from_json(json.dumps(data)).fittings == ()
+    del data["fittings"], data["checker"]
+    old = Calibration.from_json(json.dumps(data))
+    assert old.fittings == () and old.checker == GEOMETRY.checker
 
 
 @pytest.mark.parametrize("text, reason", [
@@ -61,6 +65,10 @@ def test_a_calibration_survives_its_json(setup_factory: Callable[..., Setup]) ->
      "view_png"),
     ('{"version": 2, "corners": [[0,0],[1,0],[1,1],[0,1]], "frame_size": [10, 10], "view_png": "",'
      ' "fittings": [[1, 2, 3]]}', "malformed"),
+    ('{"version": 2, "corners": [[0,0],[1,0],[1,1],[0,1]], "frame_size": [10, 10], "view_png": "",'
+     ' "checker": 20}', "'checker' must be a checker's diameter from 55.2 to 110.4 canonical px, not 20.0"),
+    ('{"version": 2, "corners": [[0,0],[1,0],[1,1],[0,1]], "frame_size": [10, 10], "view_png": "",'
+     ' "checker": "big"}', "malformed"),
 ])
 def test_a_bad_calibration_file_says_what_is_wrong(text: str, reason: str) -> None:
     with pytest.raises(CalibrationError, match=reason):

@@ -7,10 +7,12 @@ import random
 
 import cv2
 import numpy as np
+import pytest
 
+from engine.position import Position
 from vision import synthetic
 from vision.corners import PLAIN_EDGE, read_corners
-from vision.discs import BASE_EDGE, Rows, _gradients, _inner_edge, discs_per_point, recount
+from vision.discs import BASE_EDGE, Rows, _gradients, _inner_edge, checker_pitch, discs_per_point, recount
 from vision.reading import ReadConfig
 from vision.templates import BLACK, EMPTY, WHITE
 from vision.view import GEOMETRY, PLACES, SCALE, SLOTS, canonical, place_index, to_view, view_size
@@ -33,6 +35,28 @@ def test_discs_are_counted_on_their_points_whatever_their_size() -> None:
             found = discs_per_point(canonical(frame, truth.corners)).checkers
             right += sum(int(found[p - 1] == min(abs(truth.position.at(p)), SLOTS)) for p in range(1, 25))
         assert right >= 110, f"{right} of 120 points' discs counted right at size {size}"
+
+
+@pytest.mark.parametrize("size", [0.8, 0.88, 0.95, 1.0])
+def test_the_start_rows_give_the_checkers_size(size: float) -> None:
+    """The spacing of the start's touching checkers is their diameter, in any orientation of
+    the view; a board within 2.5 % of the canonical checkers is taken as canonical."""
+    for seed in (60, 61):
+        rng = random.Random(seed)
+        style = dataclasses.replace(synthetic.Style.random(rng, hand=False), checker_size=size,
+                                    rotation=rng.choice((0.0, 90.0, 180.0, 270.0)), mirror=seed % 2 == 1)
+        frame, truth = synthetic.render(Position.start(), rng, style=style)
+        measured = checker_pitch(canonical(frame, truth.corners))
+        assert measured == pytest.approx(size * GEOMETRY.checker, rel=0.025), f"seed {seed}"
+        if size == 1.0:
+            assert measured == GEOMETRY.checker
+
+
+def test_a_board_with_no_rows_gives_no_checker_size() -> None:
+    rng = random.Random(62)
+    frame, truth = synthetic.render(Position.from_text("W 1:1 | B 24:1"), rng,
+                                    style=synthetic.Style.random(rng, hand=False))
+    assert checker_pitch(canonical(frame, truth.corners)) is None
 
 
 def test_only_a_row_of_discs_from_the_point_edge_counts() -> None:
