@@ -50,7 +50,7 @@ from vision.corners import templates as corner_templates
 from vision.discs import checker_pitch
 from vision.slot_model import SlotModel
 from vision.templates import COVERED, Templates, covered_places, labels_for
-from vision.view import GEOMETRY, GRID, Layout, canonical, layout, observe
+from vision.view import GEOMETRY, GRID, Layout, canonical, layout_for, observe
 
 SEED_BASE = 1_000_000
 
@@ -72,9 +72,9 @@ def setup_samples(args: tuple[int, int, bool, bool]) -> tuple[np.ndarray, np.nda
     corners = truth.corners + np.array([[rng.gauss(0, 3), rng.gauss(0, 3)] for _ in range(4)])
     view = canonical(image, corners)
     # The places are laid out for the checkers measured on the start frame, as `calibrate` does.
-    places = layout(checker_pitch(view) or GEOMETRY.checker)
+    layout = layout_for(checker_pitch(view) or GEOMETRY.checker)
     # Half the set-ups borrow every look from other places, as the calibration's self-check does.
-    templates = Templates.learn(observe(view, places)[2],
+    templates = Templates.learn(observe(view, layout)[2],
                                 labels_for(Position.start()), borrow_all=rng.random() < 0.5)
     described, labels = [], []
     for _ in range(frames):
@@ -83,16 +83,16 @@ def setup_samples(args: tuple[int, int, bool, bool]) -> tuple[np.ndarray, np.nda
         position = synthetic.random_scene(rng, most=rng.choice((5, 5, 5, 7)))
         frame, truth = synthetic.render(position, rng, style=lit, mount=mount)
         view = canonical(frame, corners)
-        described.append(observe(view, places)[2])
-        labels.append(_labels(position, truth, corners, places))
+        described.append(observe(view, layout)[2])
+        labels.append(_labels(position, truth, corners, layout))
     return templates.looks, np.stack(described), np.stack(labels)
 
 
-def _labels(position: Position, truth: synthetic.Truth, corners: np.ndarray, places: Layout) -> np.ndarray:
+def _labels(position: Position, truth: synthetic.Truth, corners: np.ndarray, layout: Layout) -> np.ndarray:
     """What every place shows: its checker or none, or COVERED where a hand hides it."""
     labels = labels_for(position)
     if truth.hand is not None:
-        labels[covered_places(truth.hand, corners, places=places)] = COVERED
+        labels[covered_places(truth.hand, corners, layout=layout)] = COVERED
     return labels
 
 

@@ -39,7 +39,7 @@ from vision.view import (
     Layout,
     canonical,
     cells_within,
-    layout,
+    layout_for,
     mount_view,
     observe,
     on_board_units,
@@ -90,10 +90,10 @@ def orientations(corners: FloatArray) -> list[FloatArray]:
     return turns + [t[[1, 0, 3, 2]] for t in turns]
 
 
-def _describe(frame: Image, corners: FloatArray, places: Layout,
+def _describe(frame: Image, corners: FloatArray, layout: Layout,
               warp: Callable[[Image, FloatArray], Image] = canonical) -> tuple[Image, Descriptors]:
     view = warp(frame, corners)
-    return view, observe(view, places)[2]
+    return view, observe(view, layout)[2]
 
 
 @dataclass(frozen=True)
@@ -115,13 +115,13 @@ class Calibration:
 
     @property
     def layout(self) -> Layout:
-        return layout(self.checker)
+        return layout_for(self.checker)
 
     @classmethod
     def from_view(cls, corners: FloatArray, frame_size: tuple[int, int], view: Image,
                   fittings: tuple[tuple[float, float], ...] = (), checker: float = GEOMETRY.checker,
                   ) -> Calibration:
-        small, grid, described = observe(view, layout(checker))
+        small, grid, described = observe(view, layout_for(checker))
         return cls(corners, frame_size, view, LOG[small], grid, Templates.learn(described, START_LABELS),
                    fittings, checker)
 
@@ -189,10 +189,10 @@ def calibrate(frame: Image, corners: FloatArray, model: SlotModel | None = None)
                                "take the starting position with nothing over it")
     # The start's rows of touching checkers show their size in any of the eight orientations.
     checker = checker_pitch(canonical(frame, np.asarray(corners, np.float64))) or GEOMETRY.checker
-    places = layout(checker)
+    layout = layout_for(checker)
     scored = []
     for candidate in orientations(np.asarray(corners, np.float64)):
-        view, described = _describe(frame, candidate, places)
+        view, described = _describe(frame, candidate, layout)
         scored.append((_separation(faces(described)), candidate, view, described))
     score, chosen, view, described = min(scored, key=lambda s: s[0])
     colours = faces(described)
@@ -204,7 +204,7 @@ def calibrate(frame: Image, corners: FloatArray, model: SlotModel | None = None)
     chosen = fit_to_triangles(frame, chosen)
     # The looks are learnt from the view every later frame of this mount is read through; the
     # orientations were tried on one-off views, so no warp maps were worked out for the seven others.
-    view, described = _describe(frame, chosen, places, mount_view)
+    view, described = _describe(frame, chosen, layout, mount_view)
     if score > 0.5:
         raise CalibrationError(
             "the start position's places do not show two checker colours (within a colour they "
@@ -229,7 +229,7 @@ def calibrate(frame: Image, corners: FloatArray, model: SlotModel | None = None)
         raise CalibrationError("not the starting position: " + "; ".join(
             f"{place_name(i)} shows {SHOWS[seen[i]]}, the start has {SHOWS[START_LABELS[i]]}"
             for i in wrong[:6]))
-    return Calibration.from_view(chosen, (width, height), view, fittings(frame, chosen, view), places.checker)
+    return Calibration.from_view(chosen, (width, height), view, fittings(frame, chosen, view), layout.checker)
 
 
 def fittings(frame: Image, corners: FloatArray, view: Image) -> tuple[tuple[float, float], ...]:

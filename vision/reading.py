@@ -148,19 +148,19 @@ class Reading:
 
 
 def places_under(spots: Sequence[tuple[float, float]], corners: FloatArray, reach: float | None = None,
-                 places: Layout | None = None) -> list[int]:
+                 layout: Layout | None = None) -> list[int]:
     """The places a flat die at these frame points lies on: whose centre is within half a checker
     and a quarter of a die of it.  A checker there would be half under the die, which a die
     lying flat cannot be; and a die lying between two places covers both, which must not read
     as a hand over the board.  ``reach`` (canonical pixels) asks for the places within that
-    distance instead; ``places`` lays the places out for the board's checkers (by default the
+    distance instead; ``layout`` lays the places out for the board's checkers (by default the
     canonical board's)."""
     if not spots:
         return []
-    places = places or CANONICAL
+    layout = layout or CANONICAL
     board = on_board_units(corners, spots)
-    gaps = np.linalg.norm(places.place_centres[None, :, :] - board[:, None, :], axis=2)
-    reach = places.checker / 2 + GEOMETRY.die / 4 if reach is None else reach
+    gaps = np.linalg.norm(layout.place_centres[None, :, :] - board[:, None, :], axis=2)
+    reach = layout.checker / 2 + GEOMETRY.die / 4 if reach is None else reach
     return sorted({int(i) for i in np.nonzero(gaps < reach)[1]})
 
 
@@ -182,10 +182,10 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
                        f"{calibration.frame_size[0]}x{calibration.frame_size[1]}")
     model = model or SlotModel.load()
     view = mount_view(frame, calibration.corners) if view is None else view
-    places = calibration.layout
-    small, grid, described = observe(view, places)
+    layout = calibration.layout
+    small, grid, described = observe(view, layout)
     probabilities = model.probabilities(calibration.templates.inputs(described))
-    under = places_under(flat_dice, calibration.corners, places=places)
+    under = places_under(flat_dice, calibration.corners, layout=layout)
     probabilities[under] = np.eye(probabilities.shape[1])[EMPTY]
     glinted = glinted_covers(probabilities.argmax(axis=1) == COVERED, described, calibration.templates.looks,
                              config)
@@ -198,15 +198,15 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
     # below as the likeliest of what it can hold, and not counted as a sign of a hand.  A die
     # leaning on a checker covers two places as a rule, which alone made a frame `occluded`, and
     # the call to throw that roll again was never made (2 cocked throws of the referee bench).
-    reach = places.checker / 2 + GEOMETRY.die
-    leaning = places_under(cocked_dice, calibration.corners, reach, places)
-    beside = [*places_under(flat_dice, calibration.corners, reach, places), *leaning]
+    reach = layout.checker / 2 + GEOMETRY.die
+    leaning = places_under(cocked_dice, calibration.corners, reach, layout)
+    beside = [*places_under(flat_dice, calibration.corners, reach, layout), *leaning]
     covering = kinds == COVERED
     covering[beside] = False
     covered = int(covering.sum())
     at_rim = int((covering & AT_RIM).sum())
     reaching_in = at_rim >= config.covered_at_rim or covered >= config.covered_inside
-    changed = changed_area(small, calibration.small_log, grid, calibration.grid, places)
+    changed = changed_area(small, calibration.small_log, grid, calibration.grid, layout)
     lost = undecided + covered > len(PLACES) // 2
     hidden = ((covered >= config.covered_places and reaching_in) or undecided > config.undecided_places
               or changed > config.changed_checkers)
@@ -214,7 +214,7 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
         # The board is there, but too bright for the camera: saying so sends the player to the
         # lamp, not to look for a hand or a moved camera.
         unread = covering | (certainty < config.decided)
-        white_places = washed_out(small, unread, places)
+        white_places = washed_out(small, unread, layout)
         white = len(white_places)
         if white >= config.washed_out * unread.sum() > 0:
             if white < config.washed_places:

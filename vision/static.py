@@ -52,13 +52,13 @@ def _interpolation(positions: FloatArray, at: FloatArray) -> FloatArray:
 
 
 @lru_cache(maxsize=4)
-def _static_mask(places: Layout) -> npt.NDArray[np.bool_]:
+def _static_mask(layout: Layout) -> npt.NDArray[np.bool_]:
     """Where the half-resolution view shows bare board whatever the checkers do: not round any
-    of the board's ``places``, nor beside the outermost points."""
+    of the places ``layout`` lays out, nor beside the outermost points."""
     width, height = view_size()
     mask = np.full((height, width), 255, np.uint8)
-    radius = round(places.checker / 2 * SCALE * 1.3)
-    for x, y in places.centres:
+    radius = round(layout.checker / 2 * SCALE * 1.3)
+    for x, y in layout.centres:
         cv2.circle(mask, (int(x), int(y)), radius, 0, -1)
     # The light is measured over the columns of points and the bar only: beside the outermost
     # points it could only be carried over flat, and a lamp's ramp that moved between frames
@@ -82,12 +82,12 @@ assert _WX.shape[0] == COLUMNS
 
 
 def changed_area(small: Image, reference: npt.NDArray[np.float32], grid: FloatArray,
-                 reference_grid: FloatArray, places: Layout = CANONICAL) -> float:
+                 reference_grid: FloatArray, layout: Layout = CANONICAL) -> float:
     """How much bare board changed between the calibration and ``small``, in checker areas.
 
     ``small`` is a half-resolution view (:func:`vision.view.reduce`), ``reference`` the
     calibration's as log intensities (:data:`vision.view.LOG`); ``grid`` and ``reference_grid``
-    are the two views' light grids (:func:`vision.view.light_grid`), and ``places`` where the
+    are the two views' light grids (:func:`vision.view.light_grid`), and ``layout`` where the
     board's checkers may stand.
     """
     ratio = (np.log(grid + 8.0) - np.log(reference_grid + 8.0)).astype(np.float32)  # (3, 13, 3)
@@ -96,6 +96,6 @@ def changed_area(small: Image, reference: npt.NDArray[np.float32], grid: FloatAr
     delta = cv2.absdiff(cv2.subtract(cv2.LUT(small, LOG), reference), field)
     # (numpy reduces slowly along a short last axis: take the channel maximum by hand.)
     difference = np.maximum(np.maximum(delta[:, :, 0], delta[:, :, 1]), delta[:, :, 2])
-    changed = ((difference > THRESHOLD) & _static_mask(places)).astype(np.uint8)
+    changed = ((difference > THRESHOLD) & _static_mask(layout)).astype(np.uint8)
     opened = cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     return float(np.count_nonzero(opened) / _CHECKER_AREA)

@@ -158,8 +158,8 @@ def labels_for(position: Position) -> Labels:
 
 
 def covered_places(mask: Image, corners: FloatArray, share: float = 0.2,
-                   places: Layout | None = None) -> npt.NDArray[np.bool_]:
-    """Places (laid out as ``places``) whose disc a camera-pixel ``mask`` (255 = covered) hides by
+                   layout: Layout | None = None) -> npt.NDArray[np.bool_]:
+    """Places (laid out as ``layout``) whose disc a camera-pixel ``mask`` (255 = covered) hides by
     more than ``share``."""
-    samples = lattices(reduce(canonical(mask, corners)), places)[:, DISC]
+    samples = lattices(reduce(canonical(mask, corners)), layout)[:, DISC]
     return np.asarray((samples > 127).mean(axis=(1, 2)) > share)

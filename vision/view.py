@@ -297,7 +297,7 @@ class Layout:
     0.9 across was refused on 10 of 10 set-ups.  A calibration measures its board's checkers
     (`vision.discs.checker_pitch`) and reads every frame at places laid out for them, each
     lattice shrunk with its checker, so a place's samples cover the same parts of a checker on
-    every board.  One layout per size (`layout`): the arrays are made once."""
+    every board.  One layout per size (`layout_for`): the arrays are made once."""
 
     geometry: BoardGeometry
     #: Every place's centre on the canonical board (nominal px), and in the view (whole px).
@@ -317,7 +317,7 @@ class Layout:
 
 
 @lru_cache(maxsize=8)
-def layout(checker: float = GEOMETRY.checker) -> Layout:
+def layout_for(checker: float = GEOMETRY.checker) -> Layout:
     """The places of a board whose checkers are ``checker`` canonical px across (0.1 px apart)."""
     geometry = GEOMETRY.sized(round(float(checker), 1))
     place_centres = _place_centres(geometry)
@@ -331,7 +331,7 @@ def layout(checker: float = GEOMETRY.checker) -> Layout:
 
 #: The canonical board's places, whose checkers fill a triangle five to a row: what corners mode
 #: reads (its model learnt them), and every calibration made before checkers were measured.
-CANONICAL = layout()
+CANONICAL = layout_for()
 PLACE_CENTRES = CANONICAL.place_centres
 CENTRES = CANONICAL.centres
 
