@@ -33,6 +33,8 @@ ENOUGH = 20
 #: gave 175 runs of five: every four of them would have taken hours.  Over 70 start frames the
 #: true fives always ranked among the first four (`tests/vision/test_outline.py`).
 MOST_FIVES = 10
+#: Start checkers a two-row homography must confirm before other checker sizes are left untried.
+NEARLY_ALL = 28
 MOST_ROWS = 14
 #: The search looks at frames shrunk to this short side at most.  At 2028x1520 (the Pi HQ
 #: camera's binned mode) it missed the start rows of 3 of 70 boards (seeds 2,000 on and
@@ -199,11 +201,20 @@ def _search(frame: Image, radius: float) -> tuple[Found | None, int]:
             best = _better(best, _confirm(matrix, centres, radius, checker))
     if best is None or best[0] < ENOUGH:
         # A checker the circle finder missed shortens a row to four: any two rows, each placed as
-        # any of the fives, fix a homography the other checkers can confirm.
+        # any of the fives, fix a homography the other checkers can confirm.  Two rows do not
+        # tell the checkers' size: the canonical size is tried first, and where it puts nearly
+        # every start checker on a circle (`NEARLY_ALL`) the others are not; otherwise every size
+        # of `CHECKERS` is, and the one confirming the most checkers stands.  All eleven on every
+        # board made a canonical board's search 10 s instead of 1; stopping at the first size to
+        # confirm `ENOUGH` took a stretched board of canonical checkers for one of checkers 0.85
+        # as wide (test seed 40), and six sizes instead of eleven missed a board of 0.85.
         rows = _likeliest(frame, circles, _windows(runs, 4) + fives, MOST_ROWS)
-        for pair in itertools.combinations(rows, 2):
-            for matrix, checker in _two_rows(centres, pair):
-                best = _better(best, _confirm(matrix, centres, radius, checker))
+        for checker in sorted(CHECKERS, key=lambda size: abs(size - GEOMETRY.checker)):
+            for pair in itertools.combinations(rows, 2):
+                for matrix in _two_rows(centres, pair, checker):
+                    best = _better(best, _confirm(matrix, centres, radius, checker))
+            if checker == GEOMETRY.checker and best is not None and best[0] >= NEARLY_ALL:
+                break
     return best, len(fives)
 
 
@@ -357,24 +368,21 @@ def _better(best: Found | None, candidate: Found) -> Found:
     return candidate if best is None or candidate[0] > best[0] else best
 
 
-def _two_rows(centres: FloatArray, rows: tuple[list[int], list[int]]) -> list[tuple[FloatArray, float]]:
-    """Homographies, each with the checker size it assumes, for each way two rows of four or five
-    can lie on two of the start's fives.  Two rows on two columns do not tell the checkers' size
-    (a homography can stretch each column to fit any), so every size of `CHECKERS` is tried."""
+def _two_rows(centres: FloatArray, rows: tuple[list[int], list[int]], checker: float) -> list[FloatArray]:
+    """Homographies for each way two rows of four or five can lie on two of the start's fives,
+    of checkers ``checker`` across."""
     placings = [_placings(row) for row in rows]
+    start = start_centres(checker)
     out = []
     for first, second in itertools.permutations((13, 12, 19, 6), 2):
         if BoardGeometry.column(first) == BoardGeometry.column(second):
             continue  # two rows on one line fix no homography
         for (a_slots, a_row), (b_slots, b_row) in itertools.product(*placings):
+            source = np.concatenate([start[first][a_slots], start[second][b_slots]])
             target = np.concatenate([centres[a_row], centres[b_row]])
-            # The canonical size first: of hypotheses that confirm as many checkers, the first stands.
-            for checker in sorted(CHECKERS, key=lambda size: abs(size - GEOMETRY.checker)):
-                start = start_centres(checker)
-                source = np.concatenate([start[first][a_slots], start[second][b_slots]])
-                matrix, _ = cv2.findHomography(source, target)
-                if matrix is not None:
-                    out.append((np.asarray(matrix, np.float64), checker))
+            matrix, _ = cv2.findHomography(source, target)
+            if matrix is not None:
+                out.append(np.asarray(matrix, np.float64))
     return out
 
 
