@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable
 from functools import lru_cache
 
 import cv2
@@ -386,14 +385,14 @@ def _two_rows(centres: FloatArray, rows: tuple[list[int], list[int]], checker: f
     return out
 
 
-def _fitted(source_of: Callable[[float], FloatArray], target: FloatArray) -> tuple[FloatArray, float] | None:
-    """The homography from the start checkers ``source_of(checker)`` to ``target`` (camera px)
-    for the checker size of `CHECKERS` that fits them best (the least squared error), and that
+def _fitted(target: FloatArray) -> tuple[FloatArray, float] | None:
+    """The homography from the start's four fives (`_fives`) to ``target`` (camera px, the same
+    order) for the checker size of `CHECKERS` that fits them best (the least squared error), and that
     size.  The four fives lie on two lines across the board, one pair each, and the gap between
     a pair's inner ends against the rows' length tells the checkers' size."""
     best: tuple[float, FloatArray, float] | None = None
     for checker in CHECKERS:
-        source = source_of(checker)
+        source = _fives(checker)
         matrix, _ = cv2.findHomography(source, target)
         if matrix is None:
             continue
@@ -429,7 +428,7 @@ def _hypotheses(centres: FloatArray, runs: list[list[int]]) -> list[tuple[FloatA
                 bar_bottom = bar_pair[1] if bar_top is bar_pair[0] else bar_pair[0]
                 target = np.concatenate([centres[a_top], centres[outer_pair[1 - top_outer]],
                                          centres[bar_top], centres[bar_bottom]])
-                fitted = _fitted(_fives, target)
+                fitted = _fitted(target)
                 if fitted is not None:
                     out.append(fitted)
     return out
