@@ -39,7 +39,6 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.cube import CUBE_FACES
 from engine.events import Event
 from engine.player import Player
 from vision import synthetic
@@ -157,14 +156,11 @@ def synthetic_board(seed: int, size: tuple[int, int]) -> tuple[np.ndarray, synth
     cocked, and the cube (centred showing 64, or on a player's side showing any face); what it
     shows, and the cube as `on_board` should give it."""
     rng = random.Random(seed)
-    colour = rng.choice(list(Player))
-    dice = tuple(synthetic.DieSpec(rng.randint(1, 6), colour, rng.random() < 0.25) for _ in range(2))
-    place = rng.choice(synthetic.CUBE_PLACES)
-    cube = synthetic.CubeSpec(64 if place == "center" else rng.choice(CUBE_FACES), place)
+    dice, cube = synthetic.random_roll(rng)
     position = synthetic.random_scene(rng)  # before the style: the seeds' boards stay those of earlier runs
     style = synthetic.Style.random(rng, hand=False)
     frame, truth = synthetic.render(position, rng, size=size, dice=dice, style=style, cube=cube)
-    return frame, truth, CubeOnBoard(1 if place == "center" else cube.face, place)
+    return frame, truth, CubeOnBoard(1 if cube.place == "center" else cube.face, cube.place)
 
 
 def compare_configs(frames: int, size: tuple[int, int], configs: dict[str, DiceConfig],

@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from engine.cube import CUBE_FACES
 from engine.player import Player
 from engine.position import CHECKERS, Position
 from vision.geometry import BoardGeometry, FloatArray
@@ -151,6 +152,15 @@ class CubeSpec:
 
     face: int = 64
     place: str = "center"
+
+
+def random_roll(rng: random.Random, cocked_share: float = 0.25) -> tuple[tuple[DieSpec, DieSpec], CubeSpec]:
+    """A turn's two dice, of one player's colour, each cocked with probability ``cocked_share``,
+    and the cube: centred showing 64, or on a player's side showing any face."""
+    colour = rng.choice(list(Player))
+    first, second = (DieSpec(rng.randint(1, 6), colour, rng.random() < cocked_share) for _ in range(2))
+    place = rng.choice(CUBE_PLACES)
+    return (first, second), CubeSpec(64 if place == "center" else rng.choice(CUBE_FACES), place)
 
 
 @dataclass(frozen=True, slots=True)
