@@ -113,8 +113,9 @@ class DiceConfig:
     #: The reader also reads each crop mirrored (`read_crops`); off, it reads the four turns only.
     mirrored: bool = True
     #: `mirrored` on the board (`on_board`).  Off: the referee bench's games, the benchmark's
-    #: boards and the tuning boards read every die and cube the same in four views as in eight
-    #: (docs/dice.md), and a board's dice take a tenth less time.
+    #: boards and the tuning boards read every die and cube the same in four views as in eight, and
+    #: a die the search moved keeps the search's reading: a board's dice took 13.1 ms, not 15.3
+    #: (docs/dice.md, *What the reading costs*).
     board_mirrored: bool = False
     #: Each place is read from crops cut at these multiples of the die's size, the log-probabilities
     #: averaged.
@@ -143,9 +144,6 @@ class DiceConfig:
     #: from the rest, on the board (`_sort_places`), and the turns the search reads its candidates in.
     sort_turns: int = 1
     search_turns: int = 4
-    #: The search first glances at its candidates in one view each, and reads only this many of
-    #: each die's likeliest in `search_turns` views; ``None``: reads them all so.
-    search_keep: int | None = 3
     #: With `on_view` off, the detector sees the frame's box round the board, scaled so a die is
     #: this many px.
     board_die: float = BOARD_DIE
@@ -510,26 +508,20 @@ def centre_on_dice(frame: np.ndarray, places: list[Place], config: DiceConfig,
     in the four turns: read only as cut, they chose places that had twice as many flat dice
     called cocked on the referee bench's games (docs/dice.md).
 
-    Only dice read with doubt are looked for (`_doubtful`), and a die read surely where the
-    detector put it is read right.  A place not taken for a die there is never moved: the best of
-    nine places on a dark checker's rim would now and then pass for a die.  The search glances at
-    the nine patches in one view each and reads the `DiceConfig.search_keep` likeliest in four:
-    on the referee bench's 20 games and 60 synthetic boards every die read the same as when all
-    nine were read in four views, and a board with a roll on it took 14.9 ms instead of 17.0.
+    Only dice read with doubt are looked for (`_doubtful`): the search reads nine patches in four
+    views each, and a die read surely where the detector put it is read right.  A place not taken
+    for a die there is never moved: the best of nine places on a dark checker's rim would now and
+    then pass for a die.  A glance at the nine in one view each, reading only the likeliest three
+    in four, read the games and boards the same, but moved a black 3 of a real photo off its
+    middle, where its face was taken for white (docs/dice.md).
     """
     if not places:
         return [], np.zeros((0, config.crop, config.crop, 3), np.uint8), np.zeros((0, CLASSES))
     steps = [(0.0, 0.0)] + [(r * np.cos(a), r * np.sin(a))
                             for r in config.recentre for a in np.arange(8) * np.pi / 4]
     candidates = [(x + dx * size, y + dy * size, size) for x, y, size in places for dx, dy in steps]
-    one_span = replace(config, mirrored=False, spans=(1.0,))
-    if config.search_keep is not None and config.search_keep < len(steps):
-        _, glance = read_places(frame, candidates, one_span, models, 1)
-        ranked = glance[:, NOT_A_DIE].reshape(len(places), len(steps)).argsort(axis=1, kind="stable")
-        kept = ranked[:, :config.search_keep] + np.arange(len(places))[:, None] * len(steps)
-        candidates = [candidates[int(i)] for i in kept.ravel()]
-        steps = steps[:config.search_keep]
-    crops, p = read_places(frame, candidates, one_span, models, config.search_turns)
+    crops, p = read_places(frame, candidates, replace(config, mirrored=False, spans=(1.0,)), models,
+                           config.search_turns)
     best = p[:, NOT_A_DIE].reshape(len(places), len(steps)).argmin(axis=1)
     chosen = [i * len(steps) + int(k) for i, k in enumerate(best)]
     return [candidates[i] for i in chosen], crops[chosen], p[chosen]
