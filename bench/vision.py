@@ -204,19 +204,22 @@ def _with_a_roll(seed: int, index: int, position: Position, size: tuple[int, int
         hit = near[0] if near else None
         if hit is not None:
             found.remove(hit)
+        colour = "white" if die.colour is Player.WHITE else "black"
+        seen_as = ("nothing" if hit is None
+                   else f"a {hit.colour.value} {'cocked die' if hit.cocked else hit.value}")
         if die.cocked:
             tally.cocked_dice += 1
-            tally.cocked_flagged += hit is not None and hit.cocked
+            flagged = hit is not None and hit.cocked
+            tally.cocked_flagged += flagged
+            if not flagged:
+                tally.wrong.append(f"{where}: a cocked {colour} {die.value} read as {seen_as}")
         else:
             tally.flat_dice += 1
-            colour = "white" if die.colour is Player.WHITE else "black"
             right = hit is not None and (hit.value, hit.colour.value, hit.cocked) == (
                 die.value, colour, False)
             tally.flat_right += right
             if not right:
-                tally.wrong.append(f"{where}: a {colour} {die.value} read as "
-                                   + ("nothing" if hit is None else
-                                      f"a {hit.colour.value} {'cocked die' if hit.cocked else hit.value}"))
+                tally.wrong.append(f"{where}: a {colour} {die.value} read as {seen_as}")
     tally.false_dice += len(found)
     want_cube = CubeOnBoard(1 if cube.place == "center" else cube.face, cube.place)
     tally.cube_right += seen.cube == want_cube
