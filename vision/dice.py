@@ -112,11 +112,6 @@ class DiceConfig:
     board_min_score: float = 0.1
     #: The reader also reads each crop mirrored (`read_crops`); off, it reads the four turns only.
     mirrored: bool = True
-    #: `mirrored` on the board (`on_board`).  Off: the referee bench's games, the benchmark's
-    #: boards and the tuning boards read every die and cube the same in four views as in eight, and
-    #: a die the search moved keeps the search's reading: a board's dice took 13.1 ms, not 15.3
-    #: (docs/dice.md, *What the reading costs*).
-    board_mirrored: bool = False
     #: Each place is read from crops cut at these multiples of the die's size, the log-probabilities
     #: averaged.
     spans: tuple[float, ...] = (1.0,)
@@ -495,10 +490,9 @@ def read_places(frame: np.ndarray, places: list[Place], config: DiceConfig,
 
 
 def centre_on_dice(frame: np.ndarray, places: list[Place], config: DiceConfig,
-                   models: Path = DATA) -> tuple[list[Place], np.ndarray, np.ndarray]:
+                   models: Path = DATA) -> list[Place]:
     """Each place moved to where the reader is surest a die lies: the detector's centre or one of
-    eight places round it on each ring of `DiceConfig.recentre`; and the crops and reader
-    probabilities there, read in `DiceConfig.search_turns` views at the die's size.
+    eight places round it on each ring of `DiceConfig.recentre`.
 
     The detector's centre is a tenth of a side off as a rule but up to half a side off now and
     then (on a 20 px die a cell is 0.4 of a side), and a crop cut half a side off its die cuts a
@@ -511,20 +505,17 @@ def centre_on_dice(frame: np.ndarray, places: list[Place], config: DiceConfig,
     Only dice read with doubt are looked for (`_doubtful`): the search reads nine patches in four
     views each, and a die read surely where the detector put it is read right.  A place not taken
     for a die there is never moved: the best of nine places on a dark checker's rim would now and
-    then pass for a die.  A glance at the nine in one view each, reading only the likeliest three
-    in four, read the games and boards the same, but moved a black 3 of a real photo off its
-    middle, where its face was taken for white (docs/dice.md).
+    then pass for a die.
     """
-    if not places:
-        return [], np.zeros((0, config.crop, config.crop, 3), np.uint8), np.zeros((0, CLASSES))
+    if not config.recentre or not places:
+        return places
     steps = [(0.0, 0.0)] + [(r * np.cos(a), r * np.sin(a))
                             for r in config.recentre for a in np.arange(8) * np.pi / 4]
     candidates = [(x + dx * size, y + dy * size, size) for x, y, size in places for dx, dy in steps]
-    crops, p = read_places(frame, candidates, replace(config, mirrored=False, spans=(1.0,)), models,
-                           config.search_turns)
+    _, p = read_places(frame, candidates, replace(config, mirrored=False, spans=(1.0,)), models,
+                       config.search_turns)
     best = p[:, NOT_A_DIE].reshape(len(places), len(steps)).argmin(axis=1)
-    chosen = [i * len(steps) + int(k) for i, k in enumerate(best)]
-    return [candidates[i] for i in chosen], crops[chosen], p[chosen]
+    return [candidates[i * len(steps) + int(k)] for i, k in enumerate(best)]
 
 
 def confirm_cocked(frame: np.ndarray, places: dict[int, Place], probabilities: np.ndarray,
@@ -679,19 +670,17 @@ def find_objects(frame: np.ndarray, config: DiceConfig = DiceConfig(), models: P
                      if config.search_min <= 1.0 - probabilities[i, NOT_A_DIE] < config.min_read}
             doubtful = [k for k, i in enumerate(dice_like)
                         if k in faint or _doubtful(probabilities[i], config)]
-            found, seen, seen_p = centre_on_dice(frame, [guessed[k] for k in doubtful], config, models)
-            moved = {dice_like[k]: j for j, k in enumerate(doubtful) if found[j] != guessed[k]}
+            found = centre_on_dice(frame, [guessed[k] for k in doubtful], config, models)
+            moved = [(dice_like[k], place) for k, place in zip(doubtful, found, strict=True)
+                     if place != guessed[k]]
             if moved:
-                again, picked = list(moved), list(moved.values())
-                if config.mirrored or config.spans != (1.0,) or config.search_turns != 4:
-                    crops[again], probabilities[again] = read_places(frame, [found[j] for j in picked],
-                                                                     config, models)
-                else:  # the search read each place as the die's full reading would
-                    crops[again], probabilities[again] = seen[picked], seen_p[picked]
+                again = [i for i, _ in moved]
+                crops[again], probabilities[again] = read_places(frame, [place for _, place in moved], config,
+                                                                 models)
             for k in faint:
                 if 1.0 - probabilities[dice_like[k], NOT_A_DIE] < config.search_read:
                     probabilities[dice_like[k]] = np.eye(CLASSES)[NOT_A_DIE]
-            read_at = dict(zip(dice_like, guessed, strict=True)) | {i: found[j] for i, j in moved.items()}
+            read_at = dict(zip(dice_like, guessed, strict=True)) | dict(moved)
             for i, place in read_at.items():
                 places[i] = place
             confirm_cocked(frame, read_at, probabilities, config, models)
@@ -752,7 +741,7 @@ def on_board(frame: np.ndarray, corners: np.ndarray, config: DiceConfig = DiceCo
     """
     scale = min(1.0, config.board_die / BoardGeometry().die_pixels(corners)[1])
     config = replace(config, two_colours=True, min_score=min(config.min_score, config.board_min_score),
-                     crop=config.board_crop, mirrored=config.board_mirrored)
+                     crop=config.board_crop)
     if config.on_view and view is None:
         view = canonical(frame, corners)
     looked_at = board_detector_input(frame, corners, scale, view if config.on_view else None)

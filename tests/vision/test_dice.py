@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -140,14 +139,11 @@ def test_a_die_is_read_where_it_lies_not_where_the_detector_guessed() -> None:
         (x, y), side = die.centre, die.side
         off = [(x + 0.3 * side, y - 0.2 * side, side)]
         assert _doubtful(read_places(frame, off, config)[1][0], config)
-        (moved,), _, (searched,) = centre_on_dice(frame, off, config)
+        (moved,) = centre_on_dice(frame, off, config)
         assert np.hypot(moved[0] - x, moved[1] - y) < 0.2 * side, (seed, moved, die.centre)
         _, p = read_places(frame, [moved], config)
         assert int(np.argmax(p[0])) == 2 and p[0][2] > 0.9, (seed, np.round(p[0], 2))
-        # The board takes the search's reading as the die's: it is a reading in four views.
-        _, (in_four,) = read_places(frame, [moved], replace(config, mirrored=False))
-        assert np.allclose(searched, in_four, atol=1e-5)
-        assert centre_on_dice(frame, off, DiceConfig(recentre=()))[0] == off
+        assert centre_on_dice(frame, off, DiceConfig(recentre=())) == off
         bare = [(truth.corners[0][0] * 0.5 + truth.corners[2][0] * 0.5, 20.0, side)]
         assert not _doubtful(read_places(frame, bare, config)[1][0], config)
 
@@ -236,7 +232,7 @@ def test_a_die_read_faintly_half_a_side_off_is_looked_for_and_found() -> None:
     crop = cv2.imread(str(FIXTURES / name))
     _, p = read_places(crop, [place], config)
     assert config.search_min <= 1.0 - p[0, NOT_A_DIE] < config.min_read
-    (moved,), _, _ = centre_on_dice(crop, [place], config)
+    (moved,) = centre_on_dice(crop, [place], config)
     _, p = read_places(crop, [moved], config)
     assert 1.0 - p[0, NOT_A_DIE] >= config.search_read and _face(p[0], config) == (value, False)
 
