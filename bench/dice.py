@@ -197,19 +197,11 @@ def score_synthetic(frames: int, size: tuple[int, int], models: Path, config: Di
         start = time.perf_counter()
         seen, seen_cube = on_board(frame, truth.corners, config, models)
         times.append((time.perf_counter() - start) * 1000)
-        found = list(seen)
         cube_right += seen_cube == want_cube
         if seen_cube != want_cube:
             print(f"  seed {seed}: the cube {want_cube} read as {seen_cube}")
-        for die in truth.dice:
-            near = [
-                d
-                for d in found
-                if np.hypot(d.centre[0] - die.centre[0], d.centre[1] - die.centre[1]) < die.side
-            ]
-            hit = near[0] if near else None
-            if hit:
-                found.remove(hit)
+        pairs, found = synthetic.pair_dice(truth.dice, seen)
+        for die, hit in pairs:
             if die.cocked:
                 cocked += 1
                 cocked_flagged += bool(hit and hit.cocked)

@@ -197,13 +197,8 @@ def _with_a_roll(seed: int, index: int, position: Position, size: tuple[int, int
     seen = observe(frame, calibration)
     tally.ms_with_dice.append((time.perf_counter() - started) * 1000)
     where = f"seed {seed} frame {index} (thrown)"
-    found = list(seen.dice)
-    for die in truth.dice:
-        near = [d for d in found
-                if np.hypot(d.centre[0] - die.centre[0], d.centre[1] - die.centre[1]) < die.side]
-        hit = near[0] if near else None
-        if hit is not None:
-            found.remove(hit)
+    pairs, stray = synthetic.pair_dice(truth.dice, seen.dice)
+    for die, hit in pairs:
         colour = "white" if die.colour is Player.WHITE else "black"
         seen_as = ("nothing" if hit is None
                    else f"a {hit.colour.value} {'cocked die' if hit.cocked else hit.value}")
@@ -220,7 +215,7 @@ def _with_a_roll(seed: int, index: int, position: Position, size: tuple[int, int
             tally.flat_right += right
             if not right:
                 tally.wrong.append(f"{where}: a {colour} {die.value} read as {seen_as}")
-    tally.false_dice += len(found)
+    tally.false_dice += len(stray)
     want_cube = CubeOnBoard(1 if cube.place == "center" else cube.face, cube.place)
     tally.cube_right += seen.cube == want_cube
     if seen.cube != want_cube:

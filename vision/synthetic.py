@@ -12,7 +12,9 @@ from __future__ import annotations
 import functools
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import Protocol, TypeVar
 
 import cv2
 import numpy as np
@@ -161,6 +163,29 @@ def random_roll(rng: random.Random, cocked_share: float = 0.25) -> tuple[tuple[D
     first, second = (DieSpec(rng.randint(1, 6), colour, rng.random() < cocked_share) for _ in range(2))
     place = rng.choice(CUBE_PLACES)
     return (first, second), CubeSpec(64 if place == "center" else rng.choice(CUBE_FACES), place)
+
+
+class Centred(Protocol):
+    @property
+    def centre(self) -> tuple[float, float]: ...
+
+
+Seen = TypeVar("Seen", bound=Centred)
+
+
+def pair_dice(thrown: Sequence[DieTruth], found: Sequence[Seen]) -> tuple[list[tuple[DieTruth, Seen | None]],
+                                                                       list[Seen]]:
+    """Each thrown die with the first die ``found`` within a side of its centre (each found die
+    paired once, or ``None``), and the found dice left over: seen where no die lies."""
+    left = list(found)
+    pairs: list[tuple[DieTruth, Seen | None]] = []
+    for die in thrown:
+        hit = next((d for d in left
+                    if math.hypot(d.centre[0] - die.centre[0], d.centre[1] - die.centre[1]) < die.side), None)
+        if hit is not None:
+            left.remove(hit)
+        pairs.append((die, hit))
+    return pairs, left
 
 
 @dataclass(frozen=True, slots=True)

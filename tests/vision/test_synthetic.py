@@ -152,3 +152,23 @@ def test_the_cube_lies_on_the_bar_with_its_face_and_place() -> None:
         assert bx0 < x < bx1
         third = {"white": 0, "center": 1, "black": 2}[place]
         assert third * GEOMETRY.height / 3 < y < (third + 1) * GEOMETRY.height / 3
+
+
+def test_a_roll_is_two_dice_of_one_colour_and_the_cube() -> None:
+    rng = random.Random(5)
+    for _ in range(50):
+        (first, second), cube = synthetic.random_roll(rng, cocked_share=0.5)
+        assert first.colour == second.colour and 1 <= first.value <= 6 and 1 <= second.value <= 6
+        assert cube.place in synthetic.CUBE_PLACES and (cube.place != "center" or cube.face == 64)
+
+
+def test_each_thrown_die_is_paired_with_one_die_read_within_a_side() -> None:
+    white = synthetic.DieTruth(3, Player.WHITE, False, (100.0, 100.0), 20.0)
+    black = synthetic.DieTruth(5, Player.BLACK, True, (200.0, 100.0), 20.0)
+    near_white = synthetic.DieTruth(3, Player.WHITE, False, (110.0, 105.0), 20.0)
+    stray = synthetic.DieTruth(1, Player.WHITE, False, (400.0, 300.0), 20.0)
+    pairs, left = synthetic.pair_dice((white, black), [stray, near_white])
+    assert pairs == [(white, near_white), (black, None)] and left == [stray]
+    # A die read once is paired once, with the first thrown die it lies near.
+    pairs, left = synthetic.pair_dice((white, white), [near_white])
+    assert pairs == [(white, near_white), (white, None)] and left == []
