@@ -160,7 +160,7 @@ def synthetic_board(seed: int, size: tuple[int, int]) -> tuple[np.ndarray, synth
     position = synthetic.random_scene(rng)  # before the style: the seeds' boards stay those of earlier runs
     style = synthetic.Style.random(rng, hand=False)
     frame, truth = synthetic.render(position, rng, size=size, dice=dice, style=style, cube=cube)
-    return frame, truth, CubeOnBoard(1 if cube.place == "center" else cube.face, cube.place)
+    return frame, truth, CubeOnBoard.showing(cube.face, cube.place)
 
 
 def compare_configs(frames: int, size: tuple[int, int], configs: dict[str, DiceConfig],

@@ -216,7 +216,7 @@ def _with_a_roll(seed: int, index: int, position: Position, size: tuple[int, int
             if not right:
                 tally.wrong.append(f"{where}: a {colour} {die.value} read as {seen_as}")
     tally.false_dice += len(stray)
-    want_cube = CubeOnBoard(1 if cube.place == "center" else cube.face, cube.place)
+    want_cube = CubeOnBoard.showing(cube.face, cube.place)
     tally.cube_right += seen.cube == want_cube
     if seen.cube != want_cube:
         tally.wrong.append(f"{where}: the cube {want_cube} read as {seen.cube}")

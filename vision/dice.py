@@ -208,6 +208,11 @@ class CubeOnBoard:
     value: int
     position: str
 
+    @classmethod
+    def showing(cls, face: int, position: str) -> CubeOnBoard:
+        """The cube with ``face`` up at ``position``: centred, its 64 is value 1."""
+        return cls(1 if position == "center" and face == CUBE_FACES[-1] else face, position)
+
     def to_json(self) -> dict[str, object]:
         return {"value": self.value, "position": self.position}
 
@@ -721,8 +726,8 @@ def cube_on_board(cube: Cube, corners: np.ndarray) -> CubeOnBoard:
     g = BoardGeometry()
     _, y = on_board_units(corners, [cube.centre])[0]
     if abs(y - g.height / 2) < g.height / 6:
-        return CubeOnBoard(1 if cube.face == CUBE_FACES[-1] else cube.face, "center")
-    return CubeOnBoard(cube.face, "white" if y < g.height / 2 else "black")
+        return CubeOnBoard.showing(cube.face, "center")
+    return CubeOnBoard.showing(cube.face, "white" if y < g.height / 2 else "black")
 
 
 def on_board(frame: np.ndarray, corners: np.ndarray, config: DiceConfig = DiceConfig(), models: Path = DATA,
