@@ -13,7 +13,7 @@ from engine.position import Position
 from tests.vision.conftest import Setup
 from vision import synthetic
 from vision.reading import ReadConfig, glinted_looks, read
-from vision.templates import BLACK, EMPTY
+from vision.templates import BLACK, EMPTY, WHITE
 from vision.view import GEOMETRY, PLACES, place_index
 
 SCENES = [
@@ -168,6 +168,36 @@ def _places(**points: list[tuple[float, float, float, float]]) -> np.ndarray:
         for slot, row in enumerate(slots):
             probabilities[place_index(int(name[1:]), slot)] = row
     return probabilities
+
+
+def test_a_place_hidden_by_a_die_cocked_on_its_checker_holds_that_checker() -> None:
+    """A cocked die centred on a place sits on a checker there, whatever the slot model's noise
+    beside "covered" leans to; a die further out leaves the model's lean to decide.  Frame
+    pixels are board units here."""
+    from vision.reading import in_rows, under_cocked
+    from vision.view import CANONICAL
+
+    corners = GEOMETRY.corners()
+    white, hidden_leaning_empty = [0.0, 1.0, 0.0, 0.0], [1e-7, 1e-9, 1e-9, 1.0]
+    probabilities = _places(p19=[white, white, hidden_leaning_empty])
+    # Read alone, the row is two: the hidden place leans to empty.
+    assert list(in_rows(probabilities)[0][place_index(19, 0):place_index(19, 0) + 3]) == [WHITE, WHITE, EMPTY]
+    x, y = GEOMETRY.slot_centre(19, 2)
+    on_it = under_cocked(probabilities, [(x + 0.1 * GEOMETRY.checker, y)], corners, CANONICAL)
+    kinds, certainty = in_rows(on_it)
+    assert list(kinds[place_index(19, 0):place_index(19, 0) + 3]) == [WHITE] * 3
+    assert certainty[place_index(19, 2)] < 0.01  # still unsure: the checker is not seen
+    # A die cocked a third of a side off the place's middle may lean on the second checker over
+    # bare board: the model's lean stands, and nothing else on the board changes.
+    beside = under_cocked(probabilities, [(x, y + 0.35 * GEOMETRY.checker)], corners, CANONICAL)
+    assert np.array_equal(beside, probabilities)
+    assert np.array_equal(np.delete(on_it, place_index(19, 2), axis=0),
+                          np.delete(probabilities, place_index(19, 2), axis=0))
+    # A black checker beside it makes the hidden one black.
+    black = [0.0, 0.0, 1.0, 0.0]
+    dark = under_cocked(_places(p19=[black, hidden_leaning_empty]), [GEOMETRY.slot_centre(19, 1)], corners,
+                        CANONICAL)
+    assert list(in_rows(dark)[0][place_index(19, 0):place_index(19, 0) + 2]) == [BLACK, BLACK]
 
 
 def test_a_faint_checker_at_the_edge_is_read_with_the_plain_one_beyond_it() -> None:
