@@ -236,7 +236,7 @@ def discs_per_point(view: Image, points: Iterable[int] = range(1, 25), *, base_e
 def recount(kinds: np.ndarray, certainty: np.ndarray, probabilities: np.ndarray,
             discs: Callable[[list[int]], Rows], unsure_below: float,
             hint: float = HINT, dice_at: Iterable[int] = (), sure_empty: float | None = None,
-            rim_shows: np.ndarray | None = None) -> np.ndarray:
+            rim_shows: np.ndarray | None = None, flat_dice_at: Iterable[int] = ()) -> np.ndarray:
     """Every place's kind (128,), each point with a place less sure than ``unsure_below`` given
     as many checkers as the discs found on it (up to five: a second layer's discs hide under
     the first).  Their colour is the one the point was read in; a point read empty is recounted
@@ -256,13 +256,22 @@ def recount(kinds: np.ndarray, certainty: np.ndarray, probabilities: np.ndarray,
     next to the last: a white checker on a pale triangle under a lamp was read unsure, and the
     finder took the triangle's edges and the glare beyond it for a second disc, on a place read
     empty for certain (2 of the 240 frames of seeds 3,300,000 on).  There, too, a point read as
-    one checker with no disc found is emptied: a lamp's glint on a bare triangle reads as an
-    unsure checker, and over five unseen seed ranges 12 of the 14 such points were glints (the
+    one checker, unsure, with no disc found is emptied: a lamp's glint on a bare triangle reads as
+    an unsure checker, and over five unseen seed ranges 12 of the 14 such points were glints (the
     other two, black checkers on black triangles whose rim the finder missed); on two more
-    ranges, looked at after, 7 of 8.  And the discs found take no checker off a place read
-    surely, nor off any place nearer the edge than one: under a lamp's glints the finder saw 2
-    discs in a row of five black checkers that the model read sure but for one place at 0.76
-    (game 1 of the referee bench, point 1 read as 2 for the rest of the game).
+    ranges, looked at after, 7 of 8.  A checker read surely on a point unsure elsewhere (a die's
+    shadow over its next places) is no glint, and stays (2026-11-28: `bench/vision.py` 238 to 239
+    of 240 exact, seeds 3,400,000 on 236 to 237, 4,600,000 on the same).  And the discs found
+    take no checker off a place read surely, nor off any place nearer the edge than one: under a
+    lamp's glints the finder saw 2 discs in a row of five black checkers that the model read sure
+    but for one place at 0.76 (game 1 of the referee bench, point 1 read as 2 for the rest of the
+    game).
+
+    The points of the places ``flat_dice_at`` (a flat die lies on them or beside them) are
+    recounted only to empty such a lone unsure checker, which may be the die's own face: the
+    die's square edge beside a point was found as a disc, and would add a checker.  On the
+    frames with a roll of `bench/vision.py` (1280×960) that put 2 more of 240 right, and kept a
+    phantom black checker off a small-checker board (seed 2,700,007 frame 3).
 
     With ``rim_shows`` ((3, 128) bool: whether a checker of each colour on each place stands out
     from the bare place plainly enough for the finder to see its rim; corners mode), a point read
@@ -274,11 +283,14 @@ def recount(kinds: np.ndarray, certainty: np.ndarray, probabilities: np.ndarray,
     kinds = kinds.copy()
     recounted: dict[int, tuple[list[int], int]] = {}  # point -> its places, the colour it was read in
     left = {place // SLOTS + 1 for place in dice_at if place < BAR_START}
+    by_a_die = {place // SLOTS + 1 for place in flat_dice_at if place < BAR_START}
     for point in range(1, 25):
         places = [place_index(point, slot) for slot in range(SLOTS)]
         if point in left or certainty[places].min() >= unsure_below:
             continue
         here = kinds[places]
+        if point in by_a_die and (sure_empty is None or int((here != EMPTY).sum()) != 1):
+            continue
         white, black = float((here == WHITE).sum()), float((here == BLACK).sum())
         if not (white or black):
             white_hint, black_hint = probabilities[places, WHITE].sum(), probabilities[places, BLACK].sum()
@@ -297,9 +309,13 @@ def recount(kinds: np.ndarray, certainty: np.ndarray, probabilities: np.ndarray,
             continue
         if sure_empty is not None:
             may_hold = read
-            if may_hold == 1 and not many:
-                # A glint on a bare place, more often than a checker whose rim the finder missed.
+            lone = [place for place in places if kinds[place] != EMPTY] if read == 1 else []
+            if lone and not many and certainty[lone[0]] < unsure_below:
+                # A glint on a bare place (or a die's face), more often than a checker whose rim
+                # the finder missed; one read surely is a checker, its point unsure elsewhere.
                 kinds[places] = EMPTY
+                continue
+            if point in by_a_die:
                 continue
             # And one more for each next place not surely empty.
             while may_hold < many and probabilities[places[may_hold], EMPTY] < sure_empty:

@@ -237,7 +237,8 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
     # the call to throw that roll again was never made (2 cocked throws of the referee bench).
     reach = layout.checker / 2 + GEOMETRY.die
     leaning = places_under(cocked_dice, calibration.corners, reach, layout)
-    beside = [*places_under(flat_dice, calibration.corners, reach, layout), *leaning]
+    by_flat = places_under(flat_dice, calibration.corners, reach, layout)
+    beside = [*by_flat, *leaning]
     covering = kinds == COVERED
     covering[beside] = False
     covered = int(covering.sum())
@@ -274,10 +275,13 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
     # a die leaning on it a checker is half hidden, so its point is unsure (the referee allows it
     # one off; the roll is thrown again anyway).
     kinds, certainty = in_rows(probabilities, config.out_of_row)
-    # `beside` holds every place under a flat die too: its reach is the wider.
-    kinds = glinted_looks(kinds, certainty, described, calibration.templates.looks, config, beside)
+    # A point a die leans into keeps its reading; one a flat die lies on or beside may lose a lone
+    # unsure checker that is a glint or the die's own face, but the die's square edge is no disc
+    # to add a checker by (`recount`).  `by_flat` holds every place under a flat die too: its
+    # reach is the wider.
+    kinds = glinted_looks(kinds, certainty, described, calibration.templates.looks, config, leaning)
     kinds = recount(kinds, certainty, probabilities, partial(discs_per_point, view), config.recount_below,
-                    dice_at=beside, sure_empty=config.sure_empty)
+                    dice_at=leaning, sure_empty=config.sure_empty, flat_dice_at=by_flat)
     return timed(count(kinds, certainty), started)
 
 

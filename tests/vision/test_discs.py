@@ -282,6 +282,49 @@ def test_a_calibrated_read_empties_a_lone_unsure_checker_with_no_disc() -> None:
     assert (corners == kinds).all()
 
 
+def test_a_lone_checker_read_surely_stays_when_another_place_of_its_point_is_unsure() -> None:
+    """The lone-checker rule is for a glint read as a checker, unsure.  A black checker read
+    surely beside a die's shadow over the next places, whose rim the finder missed, is no glint
+    (`bench/vision.py` seed 2,000,003 frame 0 with its roll)."""
+    kinds = _kinds({23: [BLACK]})
+    certainty = np.ones(len(PLACES))
+    certainty[[place_index(23, 2), place_index(23, 3)]] = 0.95, 0.79
+    probabilities = np.zeros((len(PLACES), 3))
+    probabilities[:, EMPTY] = 1.0
+    none = np.zeros(24, np.int64)
+    again = recount(kinds, certainty, probabilities, lambda points: _rows(none), 0.95, sure_empty=0.99)
+    assert list(again[[place_index(23, s) for s in range(SLOTS)]]) == [BLACK] + [EMPTY] * 4
+
+
+def test_by_a_flat_die_the_discs_take_a_lone_unsure_checker_away_but_add_none() -> None:
+    """A flat white die beside a bare point's edge tints its first place, read as a white checker
+    at 0.78 with no disc there (seed 2,000,013 frame 7 with its roll): emptied.  But the die's
+    square edge is no checker's rim: found as a disc beside a point read empty or as two, it adds
+    no checker (a black one appeared so on a small-checker board, seed 2,700,007 frame 3)."""
+    kinds = _kinds({16: [WHITE], 23: [], 9: [BLACK, BLACK]})
+    certainty = np.ones(len(PLACES))
+    certainty[[place_index(16, 0), place_index(23, 0), place_index(9, 1)]] = 0.78, 0.93, 0.8
+    probabilities = np.zeros((len(PLACES), 3))
+    probabilities[:, EMPTY] = 1.0
+    probabilities[place_index(23, 0)] = 0.93, 0.0, 0.07
+    probabilities[place_index(9, 2)] = 0.9, 0.0, 0.1
+    none = np.zeros(24, np.int64)
+    discs = np.zeros(24, np.int64)
+    discs[[23 - 1, 9 - 1]] = 1, 3
+    by_dice = [place_index(16, 1), place_index(23, 1), place_index(9, 3)]
+    glint = recount(kinds, certainty, probabilities, lambda points: _rows(none), 0.95, sure_empty=0.99,
+                    flat_dice_at=by_dice)
+    assert (glint[[place_index(16, s) for s in range(SLOTS)]] == EMPTY).all()
+    kept = recount(kinds, certainty, probabilities, lambda points: _rows(discs), 0.95, sure_empty=0.99,
+                   flat_dice_at=by_dice)
+    assert (kept[[place_index(23, s) for s in range(SLOTS)]] == EMPTY).all()
+    assert list(kept[[place_index(9, s) for s in range(SLOTS)]]) == [BLACK] * 2 + [EMPTY] * 3
+    # Away from a die the same discs count.
+    counted = recount(kinds, certainty, probabilities, lambda points: _rows(discs), 0.95, sure_empty=0.99)
+    assert list(counted[[place_index(9, s) for s in range(SLOTS)]]) == [BLACK] * 3 + [EMPTY] * 2
+    assert list(counted[[place_index(23, s) for s in range(SLOTS)]]) == [BLACK] + [EMPTY] * 4
+
+
 def test_corners_mode_empties_an_unsure_point_with_no_disc_where_a_rim_would_show() -> None:
     """With no calibration a bare triangle unlike its drawn empty look reads as checkers, unsure;
     where such checkers would stand out from it, the finder would see their rims, and finds none.
