@@ -164,7 +164,7 @@ def places_under(spots: Sequence[tuple[float, float]], corners: FloatArray, reac
     return sorted({int(i) for i in np.nonzero(gaps < reach)[1]})
 
 
-#: A cocked die whose centre is within this share of a checker's side from a place's centre
+#: A cocked die whose centre is within this share of a checker's width from a place's centre
 #: sits on a checker there: its whole footprint is over that checker's disc, and it is further
 #: than half a die from the edge of the checker beside it, so it can lean on nothing else.
 ON_CHECKER = 0.25
@@ -178,11 +178,11 @@ def under_cocked(probabilities: np.ndarray, cocked_dice: Sequence[tuple[float, f
 
     What the model finds such a place may hold besides "covered" is otherwise the guide
     (`in_rows`).  On the 240 frames with a roll of `bench/vision.py` at 1280×960, 22 places were
-    so covered.  The 2 within a quarter of a side held checkers, which the model leaned to empty:
+    so covered.  The 2 within a quarter of a checker held checkers, which the model leaned to empty:
     the die was then thought to lean on nothing, was read as lying flat (`vision.observation.propped`),
     and the roll was taken.  Of the 20 further out the model's lean was right on 15; calling them
     all bare lost a checker on 11 frames, and calling those beyond the place's disc bare lost one
-    where a die lay on the seam between two checkers (0.55 of a side from one)."""
+    where a die lay on the seam between two checkers (0.55 of a checker from one)."""
     if not cocked_dice:
         return probabilities
     board = on_board_units(corners, cocked_dice)
