@@ -216,6 +216,9 @@ def _with_a_roll(seed: int, index: int, position: Position, size: tuple[int, int
             if not right:
                 tally.wrong.append(f"{where}: a {colour} {die.value} read as {seen_as}")
     tally.false_dice += len(stray)
+    for die in stray:
+        tally.wrong.append(f"{where}: a {die.colour.value} {die.value} read where no die lies, at "
+                           f"({die.centre[0]:.0f}, {die.centre[1]:.0f})")
     want_cube = CubeOnBoard.showing(cube.face, cube.place)
     tally.cube_right += seen.cube == want_cube
     if seen.cube != want_cube:
