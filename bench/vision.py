@@ -58,7 +58,7 @@ from vision.corners import read_corners
 from vision.dice import CubeOnBoard
 from vision.observation import observe
 from vision.outline import OutlineError, find_corners
-from vision.reading import read
+from vision.reading import Reading, read
 
 cv2.setNumThreads(1)
 
@@ -161,8 +161,8 @@ def one_setup(args: tuple[int, int, tuple[int, int], bool, tuple[float, float] |
                 tally.frames += 1
                 tally.points += 24
             continue
-        seen = [min(abs(c), 5) * (1 if c > 0 else -1) for c in (position.at(p) for p in range(1, 25))]
-        bar_right = reading.bar == (min(position.bar[0], 4), min(position.bar[1], 4))
+        seen, bar_seen = _in_view(position)
+        bar_right = reading.bar == bar_seen
         right = [reading.points[p] == seen[p] for p in range(24)]
         if stacked:
             tally.stacked += 1
@@ -176,11 +176,23 @@ def one_setup(args: tuple[int, int, tuple[int, int], bool, tuple[float, float] |
         if all(right) and bar_right:
             tally.exact += 1
         else:
-            bad = [p + 1 for p in range(24) if not right[p]]
-            tally.wrong.append(f"seed {seed} frame {index}: points {bad} read "
-                               f"{[reading.points[p - 1] for p in bad]}, truth {[seen[p - 1] for p in bad]}"
-                               + ("" if bar_right else f"; bar {reading.bar} truth {position.bar}"))
+            tally.wrong.append(f"seed {seed} frame {index}: {_misread(reading, position)}")
     return tally
+
+
+def _in_view(position: Position) -> tuple[list[int], tuple[int, int]]:
+    """What a frame of ``position`` shows: each point's checkers up to five (a second layer hides
+    under the first) and the bar's up to four a colour."""
+    points = [min(abs(c), 5) * (1 if c > 0 else -1) for c in (position.at(p) for p in range(1, 25))]
+    return points, (min(position.bar[0], 4), min(position.bar[1], 4))
+
+
+def _misread(reading: Reading, position: Position) -> str:
+    """The points (and the bar) ``reading`` has wrong against what a frame of ``position`` shows."""
+    seen, bar_seen = _in_view(position)
+    bad = [p for p in range(1, 25) if reading.points[p - 1] != seen[p - 1]]
+    return (f"points {bad} read {[reading.points[p - 1] for p in bad]}, truth {[seen[p - 1] for p in bad]}"
+            + ("" if reading.bar == bar_seen else f"; bar {reading.bar} truth {position.bar}"))
 
 
 def _with_a_roll(seed: int, index: int, position: Position, size: tuple[int, int], style: synthetic.Style,
@@ -223,17 +235,14 @@ def _with_a_roll(seed: int, index: int, position: Position, size: tuple[int, int
     tally.cube_right += seen.cube == want_cube
     if seen.cube != want_cube:
         tally.wrong.append(f"{where}: the cube {want_cube} read as {seen.cube}")
-    truth_points = [position.at(p) for p in range(1, 25)]
-    bad = [p for p in range(1, 25) if seen.reading.points[p - 1] != truth_points[p - 1]]
-    bar_right = seen.reading.bar == (min(position.bar[0], 4), min(position.bar[1], 4))
-    checkers_right = seen.reading.status == "ok" and not bad and bar_right
+    points_seen, bar_seen = _in_view(position)
+    checkers_right = seen.reading.status == "ok" and list(seen.reading.points) == points_seen and (
+        seen.reading.bar == bar_seen)
     tally.dice_frames_exact += checkers_right
     if seen.reading.status != "ok":
         tally.wrong.append(f"{where}: {seen.reading.status} ({seen.reading.reason})")
     elif not checkers_right:
-        tally.wrong.append(f"{where}: points {bad} read {[seen.reading.points[p - 1] for p in bad]}, "
-                           f"truth {[truth_points[p - 1] for p in bad]}"
-                           + ("" if bar_right else f"; bar {seen.reading.bar} truth {position.bar}"))
+        tally.wrong.append(f"{where}: {_misread(seen.reading, position)}")
     return tally
 
 
