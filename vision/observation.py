@@ -80,10 +80,14 @@ def observe(frame: Image, calibration: Calibration, hands: bool = False) -> Obse
     # One warp of the frame serves the dice and the checkers.
     view = mount_view(frame, calibration.corners)
     dice, cube = on_board(frame, calibration.corners, view=view, fittings=calibration.fittings)
-    reading = read(frame, calibration, flat_dice=[d.centre for d in dice if not d.cocked],
+    flat = [d for d in dice if not d.cocked]
+    reading = read(frame, calibration, flat_dice=[d.centre for d in flat],
                    cocked_dice=[d.centre for d in dice if d.cocked], view=view)
     if reading.status == "no-board":
         return Observation(reading)
+    # A "die" lying on two checkers is the gap between them (`vision.reading.on_checkers`).
+    ghosts = [flat[i] for i in reading.dice_on_checkers]
+    dice = tuple(d for d in dice if d not in ghosts)
     board = calibration.layout.geometry
     return Observation(reading, propped(dice, reading, calibration.corners, board), cube)
 

@@ -158,6 +158,38 @@ def test_a_place_under_a_flat_die_holds_no_checker(setup_factory: Callable[..., 
     assert plain.points[0] == 2 and told.points[0] == 1 and told.points[1:] == plain.points[1:]
 
 
+def test_a_die_read_where_two_checkers_stand_is_the_gap_between_them(
+        setup_factory: Callable[[int], Setup]) -> None:
+    """A flat die cannot lie on two checkers: a "die" read in the light gap between two touching
+    black checkers is dropped, and both checkers are counted; a die on a lone checker's place
+    (a die of a checker's colour looks like one) still empties it."""
+    import cv2
+
+    from vision.reading import on_checkers
+    from vision.view import CANONICAL
+
+    corners = GEOMETRY.corners()  # frame pixels are board units
+    black, white = [0.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 0.0]
+    (x1, y1), (x2, y2) = GEOMETRY.slot_centre(6, 1), GEOMETRY.slot_centre(6, 2)
+    gap = ((x1 + x2) / 2, (y1 + y2) / 2)
+    assert on_checkers([gap], _places(p6=[black, black, black]), corners, CANONICAL) == (0,)
+    assert on_checkers([GEOMETRY.slot_centre(6, 0), gap], _places(p6=[black, black, black]), corners,
+                       CANONICAL) == (1,)
+    # One place read surely, or the second only nearly so: a die may lie there.
+    assert on_checkers([gap], _places(p6=[black, black]), corners, CANONICAL) == ()
+    assert on_checkers([gap], _places(p6=[black, black, [0.02, 0.0, 0.98, 0.0]]), corners, CANONICAL) == ()
+    assert on_checkers([GEOMETRY.slot_centre(6, 0)], _places(p6=[white]), corners, CANONICAL) == ()
+
+    # On a rendered start position: point 6's five black checkers, a "die" claimed in a gap.
+    setup = setup_factory(31)
+    frame_corners = setup.calibration.corners.astype(np.float32)
+    warp = cv2.getPerspectiveTransform(corners.astype(np.float32), frame_corners)
+    in_frame = tuple(float(v) for v in cv2.perspectiveTransform(np.array([[gap]]), warp).reshape(2))
+    reading = read(setup.start, setup.calibration, flat_dice=[in_frame])
+    assert reading.dice_on_checkers == (0,)
+    assert reading.points == read(setup.start, setup.calibration).points and reading.points[5] == -5
+
+
 def _places(**points: list[tuple[float, float, float, float]]) -> np.ndarray:
     """Slot-model probabilities (empty, white, black, covered) for all 128 places: every place
     plainly empty but the slots given, as ``p7=[...]`` for point 7 from its edge out."""
