@@ -173,6 +173,9 @@ def test_a_die_read_where_two_checkers_stand_is_the_gap_between_them(
     (x1, y1), (x2, y2) = GEOMETRY.slot_centre(6, 1), GEOMETRY.slot_centre(6, 2)
     gap = ((x1 + x2) / 2, (y1 + y2) / 2)
     assert on_checkers([gap], _places(p6=[black, black, black]), corners, CANONICAL) == (0,)
+    # 0.64 checkers from both places, off the point's axis: the die still reaches both discs.
+    aside = (gap[0] + 0.4 * GEOMETRY.checker, gap[1])
+    assert on_checkers([aside], _places(p6=[black, black, black]), corners, CANONICAL) == (0,)
     assert on_checkers([GEOMETRY.slot_centre(6, 0), gap], _places(p6=[black, black, black]), corners,
                        CANONICAL) == (1,)
     # One place read surely, or the second only nearly so: a die may lie there.
