@@ -49,6 +49,8 @@ PHOTO_READER_FILE = "dice_reader_48.onnx"
 # on dice of 10 to 110 px.
 DETECT_SIDE = 1280
 STRIDE = 8  # detector output cell, in detector-input pixels (the network halves the frame three times)
+#: A doubling cube's side in die sides: a 20 mm cube beside 16 mm dice (`_sort_places`).
+CUBE_TO_DIE = 1.25
 BOARD_DIE = 20.0  # px a die is scaled to on a board (chosen on seeds 5,000,000+, not the bench's)
 CROP = 32  # the board reader's input side: a 20 px die at 1.4 spans keeps its own resolution
 #: The photo reader's: a photo's dice are 33 to 110 px, and at 32 px their pips lost detail.
@@ -620,7 +622,8 @@ def _sort_places(frame: np.ndarray, places: list[Place], die_sides: DieSides,
     0.1 or more), and only a place that is something at all (`DiceConfig.reread_min`) is read
     again: a die in all its views, the cube in its four turns at the detector's size, or a die's if
     that is larger (the cube is a quarter larger than a die; a detector size under a die's cut the
-    8 of a cube (tuning board seed 5,000,069 at 2028×1520) so that it read as a 2)."""
+    8 of a cube (tuning board seed 5,000,069 at 2028×1520) so that it read as a 2), and at a
+    cube's usual size (`CUBE_TO_DIE`), keeping the reading surer of its face."""
     sides = die_sides([(x, y) for x, y, _ in places])
     at_size = [(x, y, float(side)) for (x, y, _), side in zip(places, sides, strict=True)]
     one_span = replace(config, mirrored=False, spans=(1.0,))
@@ -634,7 +637,21 @@ def _sort_places(frame: np.ndarray, places: list[Place], die_sides: DieSides,
     if cubes:
         larger = [(x, y, max(size, at_size[i][2])) for i, (x, y, size) in ((i, places[i]) for i in cubes)]
         crops[cubes], probabilities[cubes] = read_places(frame, larger, one_span, models)
+        # The detector sizes a cube from 0.8 to 2 die sides, where it is 1.2 to 1.33 on the
+        # synthetic boards: cut twice too wide, a 32's numerals were read as a 16 (seeds
+        # 4,600,020 and 4,800,014).  So the cube is read at a cube's usual size too, and the
+        # reading surer of its face kept.
+        usual = [(x, y, CUBE_TO_DIE * at_size[i][2]) for i, (x, y, _) in ((i, places[i]) for i in cubes)]
+        again_crops, again = read_places(frame, usual, one_span, models)
+        for k, i in enumerate(cubes):
+            if _face_confidence(again[k]) > _face_confidence(probabilities[i]):
+                crops[i], probabilities[i] = again_crops[k], again[k]
     return crops, probabilities, dice, [at_size[i] for i in dice]
+
+
+def _face_confidence(p: np.ndarray) -> float:
+    """How sure reader probabilities ``p`` are of the likeliest face of the cube, given the cube."""
+    return float(p[CUBE:].max() / max(1e-9, p[CUBE:].sum()))
 
 
 def find_objects(frame: np.ndarray, config: DiceConfig = DiceConfig(), models: Path = DATA,

@@ -300,7 +300,7 @@ def test_places_are_sorted_at_a_dice_size_and_only_dice_and_the_cube_read_again(
     """The first reading of a place is at a die's true size, so a die whose detector size is
     half its side (read at that size, some have 0.05 of being a die at all) is still taken for
     one and read again in all its views, with its value; a place on the board where nothing lies
-    is not read again; the cube is read at the detector's size."""
+    is not read again; the cube is read in its turns."""
     from vision.dice import NOT_A_DIE, DiceConfig, _sort_places, local_die_sides
 
     setup = setup_factory(31)
@@ -379,6 +379,32 @@ def test_the_cube_is_placed_by_where_it_lies_on_the_board() -> None:
     assert cube_on_board(cube_at(g.height / 2, 64), corners) == CubeOnBoard(1, "center")
     assert cube_on_board(cube_at(40, 4), corners) == CubeOnBoard(4, "white")  # by points 13-24
     assert cube_on_board(cube_at(g.height - 40, 64), corners) == CubeOnBoard(64, "black")
+
+
+def test_a_cube_the_detector_sizes_twice_too_wide_is_read_at_a_cubes_size(
+        setup_factory: Callable[..., Setup]) -> None:
+    """The detector sizes a cube from 0.8 to 2 die sides: cut twice as wide as it is, a 32's
+    numerals are small in the crop and may read as a 16.  Read at a cube's usual size too, and
+    the surer reading kept, every face reads right."""
+    from dataclasses import replace
+
+    from vision.dice import DiceConfig, _sort_places, local_die_sides, read_places
+
+    setup = setup_factory(31)
+    config = DiceConfig(two_colours=True, crop=CROP)
+    corners = setup.calibration.corners
+    wrong_as_sized = 0
+    for k, face in enumerate([32, 16, 32, 2, 32, 4, 32, 8]):
+        cube = synthetic.CubeSpec(face, ("white", "black")[k % 2])
+        frame, truth = synthetic.render(synthetic.random_scene(setup.rng), setup.rng, style=setup.style,
+                                        mount=setup.mount, cube=cube)
+        assert truth.cube is not None
+        wide = [(*truth.cube.centre, 2 * truth.cube.side)]
+        _, p, _, _ = _sort_places(frame, wide, lambda at: local_die_sides(corners, at), config, DATA_DIR)
+        assert int(np.argmax(p[0, CUBE:])) == CUBE_FACES.index(face), (k, face)
+        as_sized = read_places(frame, wide, replace(config, mirrored=False), DATA_DIR)[1][0, CUBE:]
+        wrong_as_sized += int(np.argmax(as_sized)) != CUBE_FACES.index(face)
+    assert wrong_as_sized > 0  # read only as the detector sized it, some face is misread
 
 
 def test_the_cube_on_a_calibrated_board(setup_factory: Callable[..., Setup]) -> None:
