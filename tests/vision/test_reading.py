@@ -161,8 +161,8 @@ def test_a_place_under_a_flat_die_holds_no_checker(setup_factory: Callable[..., 
 def test_a_die_read_where_two_checkers_stand_is_the_gap_between_them(
         setup_factory: Callable[[int], Setup]) -> None:
     """A flat die cannot lie on two checkers: a "die" read in the light gap between two touching
-    black checkers is dropped, and both checkers are counted; a die on a lone checker's place
-    (a die of a checker's colour looks like one) still empties it."""
+    black checkers is dropped, and both checkers are counted; a die on one place read as a
+    checker is kept (a die of a checker's colour looks like one)."""
     import cv2
 
     from vision.reading import on_checkers
