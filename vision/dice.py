@@ -25,6 +25,7 @@ move because they cover under a third of it.
 
 from __future__ import annotations
 
+import importlib.util
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -57,6 +58,11 @@ CROP = 32  # the board reader's input side: a 20 px die at 1.4 spans keeps its o
 PHOTO_CROP = 48
 #: Each reader's network, by its input side.
 READERS = {CROP: READER_FILE, PHOTO_CROP: PHOTO_READER_FILE}
+#: The 8-bit copy of a network (`tools/quantise_reader.py`), run in its place by ONNX Runtime
+#: (`DiceConfig.int8`): the board's reader reads its 80-odd patches of a frame with a roll 1.6
+#: times as fast, and read the benchmarks' and the referee games' dice as the float one did
+#: (docs/dice.md).  OpenCV's dnn reads such a file differently, so it keeps the float network.
+QUANTISED = {READER_FILE: "dice_reader_int8.onnx"}
 CROP_SPAN = 1.4  # the crop covers this many die sizes: the whole die and a rim of its surroundings
 NOT_A_DIE = 0  # reader class 0; classes 1..6 are the values
 COCKED = 7  # reader class 7: a die tilted on a checker or the rim, whatever its top face shows
@@ -149,6 +155,9 @@ class DiceConfig:
     #: On the board the detector sees the checker reader's upright top-down view of the playing
     #: area (`board_detector_input`); off, the frame's upright box round it.
     on_view: bool = True
+    #: ONNX Runtime runs a reader's 8-bit copy (`QUANTISED`) where the folder has one; off, or on
+    #: OpenCV's dnn, the float network.
+    int8: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,6 +267,25 @@ def _net(path: Path, runtime: str = "") -> Network:
         return np.asarray(net.forward())
 
     return forward
+
+
+@cache
+def _onnxruntime(runtime: str) -> bool:
+    """Whether `_net` runs a network on ONNX Runtime for ``runtime``."""
+    if runtime == "":
+        return importlib.util.find_spec("onnxruntime") is not None
+    return runtime == "onnxruntime"
+
+
+def reader_path(models: Path, side: int, runtime: str = "", int8: bool = True) -> Path:
+    """The reader network of ``side`` px crops in ``models`` that ``runtime`` runs: its 8-bit
+    copy (`QUANTISED`) on ONNX Runtime when ``int8`` and the folder has one, else the float one."""
+    if side not in READERS:
+        raise ValueError(f"no dice reader reads {side}-px crops: the readers read {sorted(READERS)} px")
+    name = READERS[side]
+    if int8 and name in QUANTISED and (models / QUANTISED[name]).is_file() and _onnxruntime(runtime):
+        return models / QUANTISED[name]
+    return models / name
 
 
 def normalise(bgr: np.ndarray) -> np.ndarray:
@@ -449,14 +477,12 @@ def read_crops(crops: np.ndarray, models: Path = DATA, mirrored: bool = True) ->
 
 
 def mean_log_probabilities(crops: np.ndarray, models: Path = DATA, mirrored: bool = True,
-                           turns: int = 4, runtime: str = "") -> np.ndarray:
+                           turns: int = 4, runtime: str = "", int8: bool = True) -> np.ndarray:
     """`read_crops` before the last normalisation: the views' mean log-probabilities (N, `CLASSES`),
-    over the first ``turns`` quarter turns (and their mirror images)."""
+    over the first ``turns`` quarter turns (and their mirror images), read by `reader_path`'s network."""
     views = 2 * turns if mirrored else turns
-    side = crops.shape[1]
-    if side not in READERS:
-        raise ValueError(f"no dice reader reads {side}-px crops: the readers read {sorted(READERS)} px")
-    logits = _net(models / READERS[side], runtime)(normalise(dihedral(crops, mirrored, turns)))
+    network = _net(reader_path(models, crops.shape[1], runtime, int8), runtime)
+    logits = network(normalise(dihedral(crops, mirrored, turns)))
     logits = logits.astype(np.float64).reshape(views, len(crops), -1)
     if logits.shape[2] < CLASSES:  # a reader trained before the cocked or cube classes
         logits = np.pad(logits, ((0, 0), (0, 0), (0, CLASSES - logits.shape[2])), constant_values=-1e9)
@@ -488,7 +514,8 @@ def read_places(frame: np.ndarray, places: list[Place], config: DiceConfig,
     bench (seed 3,000,022)."""
     spans = [np.stack([crop_die(frame, (x, y), k * size, config.crop) for x, y, size in places])
              for k in config.spans]
-    logp = mean_log_probabilities(np.concatenate(spans), models, config.mirrored, turns, config.runtime)
+    logp = mean_log_probabilities(np.concatenate(spans), models, config.mirrored, turns, config.runtime,
+                                  config.int8)
     logp = logp.reshape(len(spans), len(places), -1)
     probabilities = softmax(np.concatenate([logp[:, :, :CUBE].mean(axis=0), logp[0, :, CUBE:]], axis=1))
     if config.spans[0] == 1.0:

@@ -493,6 +493,45 @@ def test_both_runtimes_run_the_networks_alike() -> None:
         _net(DATA / READER_FILE, "tensorflow")
 
 
+def test_onnx_runtime_reads_the_boards_crops_with_the_8_bit_reader(tmp_path: Path) -> None:
+    """The board's reader runs as its 8-bit copy on ONNX Runtime only: OpenCV's dnn, a config
+    that turns it off, the photos' reader and a folder without the copy get the float network."""
+    pytest.importorskip("onnxruntime")
+    from vision.dice import QUANTISED, READER_FILE, reader_path
+
+    int8 = DATA_DIR / QUANTISED[READER_FILE]
+    assert int8.is_file()
+    assert reader_path(DATA_DIR, CROP) == reader_path(DATA_DIR, CROP, "onnxruntime") == int8
+    assert reader_path(DATA_DIR, CROP, "opencv") == DATA_DIR / READER_FILE
+    assert reader_path(DATA_DIR, CROP, int8=False) == DATA_DIR / READER_FILE
+    assert reader_path(DATA_DIR, PHOTO_CROP) == DATA_DIR / READERS[PHOTO_CROP]
+    assert reader_path(tmp_path, CROP) == tmp_path / READER_FILE
+
+
+def test_the_8_bit_reader_reads_a_boards_dice_and_cube_as_the_float_one(
+        setup_factory: Callable[..., Setup]) -> None:
+    """Thrown rolls (some cocked) and the cube on one synthetic board, read through `on_board`
+    with each reader: the same dice, values, colours, cocked calls and cube."""
+    pytest.importorskip("onnxruntime")
+    from dataclasses import replace
+
+    from vision.dice import DiceConfig
+
+    setup = setup_factory(37)
+    config = DiceConfig()
+    for k in range(8):
+        thrown = random.Random(f"int8 {k}")
+        dice, cube = synthetic.random_roll(thrown, cocked_share=0.25)
+        frame, _ = synthetic.render(synthetic.random_scene(setup.rng), thrown, style=setup.style,
+                                    mount=setup.mount, dice=dice, cube=cube)
+        corners = setup.calibration.corners
+        (fast, fast_cube), (slow, slow_cube) = [on_board(frame, corners, replace(config, int8=i))
+                                                for i in (True, False)]
+        assert [(d.value, d.colour, d.cocked) for d in fast] == [(d.value, d.colour, d.cocked)
+                                                                 for d in slow], k
+        assert fast_cube == slow_cube, k
+
+
 def test_a_die_read_at_two_spans_keeps_the_cube_from_the_first() -> None:
     """`DiceConfig.spans` averages a die's classes over crops of several sizes; the cube's come from
     the first crop only."""
