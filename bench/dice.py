@@ -6,6 +6,7 @@
     python bench/dice.py --synthetic 0 --games DIR        # every roll of bench/referee.py's kept games
     python bench/dice.py --synthetic 30 --runtimes        # ONNX Runtime against OpenCV's dnn, timed
     python bench/dice.py --synthetic 30 --view            # the detector on the board's view or box, timed
+    python bench/dice.py --synthetic 30 --int8            # the board's reader in 8 bits or in floats, timed
 
 With ``--folds K`` the folder holds ``fold0 .. fold{K-1}``, each trained without the photos
 i with i mod K == fold, and each photo is scored by the networks that never saw it: the
@@ -303,13 +304,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--view", action="store_true",
                         help="with --synthetic: also read each board with the detector on the board's "
                              "upright view and on the frame's box round it in turn, and print both times")
+    parser.add_argument("--int8", action="store_true",
+                        help="with --synthetic: also read each board with the board reader's 8-bit copy and "
+                             "with the float reader in turn, and print both times")
     parser.add_argument("--spans", default="1", metavar="K,K",
                         help="read each die from crops cut at these multiples of its size (DiceConfig.spans)")
     args = parser.parse_args(argv)
     if args.games and not args.games.is_dir():
         parser.error(f"--games {args.games}: not a folder (want bench/referee.py's --keep DIR)")
-    if (args.runtimes or args.view) and not args.synthetic:
-        parser.error("--runtimes and --view time the synthetic boards: give --synthetic N with N > 0")
+    if (args.runtimes or args.view or args.int8) and not args.synthetic:
+        parser.error("--runtimes, --view and --int8 time the synthetic boards: give --synthetic N with N > 0")
     if not (args.photos / "labels.json").is_file():
         parser.error(f"--photos {args.photos}: no labels.json there (want images/ and labels.json)")
     cv2.setNumThreads(1)
@@ -366,6 +370,12 @@ def main(argv: list[str] | None = None) -> int:
                                    {"view": config, "box": replace(config, on_view=False)}, args.first_seed)
             print(f"  the same side by side, frame by frame: the detector on the board's upright view "
                   f"median {both['view']:.1f} ms, on the frame's box round it {both['box']:.1f} ms; "
+                  f"frames read differently {both['differ']} of {both['frames']}")
+        if args.int8:
+            both = compare_configs(args.synthetic, size,
+                                   {"int8": config, "float": replace(config, int8=False)}, args.first_seed)
+            print(f"  the same side by side, frame by frame: the board's reader in 8 bits median "
+                  f"{both['int8']:.1f} ms, in floats {both['float']:.1f} ms; "
                   f"frames read differently {both['differ']} of {both['frames']}")
     if args.games:
         games = score_games(args.games)
