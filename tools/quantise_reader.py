@@ -148,6 +148,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check-boards", type=int, default=10)
     parser.add_argument("--out", type=Path, default=dice.DATA / dice.QUANTISED[dice.READER_FILE])
     args = parser.parse_args(argv)
+    if args.boards < 1 or args.check_boards < 1:
+        parser.error(f"--boards {args.boards} --check-boards {args.check_boards}: want at least one of each")
+    if not args.out.parent.is_dir():
+        parser.error(f"--out {args.out}: no folder {args.out.parent}")
     source = dice.DATA / dice.READER_FILE
     began = time.perf_counter()
     patches = reader_batches(args.first_seed, args.boards)
