@@ -61,7 +61,8 @@ READERS = {CROP: READER_FILE, PHOTO_CROP: PHOTO_READER_FILE}
 #: The 8-bit copy of a network (`tools/quantise_reader.py`), run in its place by ONNX Runtime
 #: (`DiceConfig.int8`): the board's reader reads its 80-odd patches of a frame with a roll 1.6
 #: times as fast, and read the benchmarks' and the referee games' flat dice, cocked calls and
-#: cubes as the float one did (docs/dice.md).  OpenCV's dnn reads such a file differently, so it keeps the float network.
+#: cubes as the float one did (docs/dice.md).  OpenCV's dnn reads such a file differently, so
+#: it keeps the float network.
 QUANTISED = {READER_FILE: "dice_reader_int8.onnx"}
 CROP_SPAN = 1.4  # the crop covers this many die sizes: the whole die and a rim of its surroundings
 NOT_A_DIE = 0  # reader class 0; classes 1..6 are the values
