@@ -25,7 +25,6 @@ move because they cover under a third of it.
 
 from __future__ import annotations
 
-import importlib.util
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -272,10 +271,15 @@ def _net(path: Path, runtime: str = "") -> Network:
 
 @cache
 def _onnxruntime(runtime: str) -> bool:
-    """Whether `_net` runs a network on ONNX Runtime for ``runtime``."""
-    if runtime == "":
-        return importlib.util.find_spec("onnxruntime") is not None
-    return runtime == "onnxruntime"
+    """Whether `_net` runs a network on ONNX Runtime for ``runtime``: with none named, whether
+    it imports (as `_net` tries), lest a broken install hand OpenCV's dnn the 8-bit file."""
+    if runtime != "":
+        return runtime == "onnxruntime"
+    try:
+        import onnxruntime  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def reader_path(models: Path, side: int, runtime: str = "", int8: bool = True) -> Path:
