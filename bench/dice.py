@@ -365,18 +365,18 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  the same side by side, frame by frame: ONNX Runtime median {fast:.1f} ms, "
                   f"OpenCV's dnn {stand_in:.1f} ms ({stand_in / fast:.1f} times); "
                   f"frames read differently {both['differ']} of {both['frames']}")
-        if args.view:
-            both = compare_configs(args.synthetic, size,
-                                   {"view": config, "box": replace(config, on_view=False)}, args.first_seed)
-            print(f"  the same side by side, frame by frame: the detector on the board's upright view "
-                  f"median {both['view']:.1f} ms, on the frame's box round it {both['box']:.1f} ms; "
-                  f"frames read differently {both['differ']} of {both['frames']}")
-        if args.int8:
-            both = compare_configs(args.synthetic, size,
-                                   {"int8": config, "float": replace(config, int8=False)}, args.first_seed)
-            print(f"  the same side by side, frame by frame: the board's reader in 8 bits median "
-                  f"{both['int8']:.1f} ms, in floats {both['float']:.1f} ms; "
-                  f"frames read differently {both['differ']} of {both['frames']}")
+        side_by_side = {  # flag: each way's name and config
+            "view": {"the detector on the board's upright view": config,
+                     "on the frame's box round it": replace(config, on_view=False)},
+            "int8": {"the board's reader in 8 bits": config, "in floats": replace(config, int8=False)},
+        }
+        for flag, ways in side_by_side.items():
+            if getattr(args, flag):
+                both = compare_configs(args.synthetic, size, ways, args.first_seed)
+                one, other = ways
+                print(f"  the same side by side, frame by frame: {one} median {both[one]:.1f} ms, "
+                      f"{other} {both[other]:.1f} ms; "
+                      f"frames read differently {both['differ']} of {both['frames']}")
     if args.games:
         games = score_games(args.games)
         print(f"the referee bench's games in {args.games}: {games['games']} games")
