@@ -233,6 +233,19 @@ Network = Callable[[np.ndarray], np.ndarray]  # an input batch (N, 3, H, W) -> i
 
 
 @cache
+def _onnxruntime(runtime: str) -> bool:
+    """Whether `_net` runs a network on ONNX Runtime for ``runtime``: with none named, whether
+    it imports, so a broken install never hands OpenCV's dnn the 8-bit file (`reader_path`)."""
+    if runtime != "":
+        return runtime == "onnxruntime"
+    try:
+        import onnxruntime  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@cache
 def _net(path: Path, runtime: str = "") -> Network:
     """The ONNX network at ``path`` as a function of its input batch.
 
@@ -247,19 +260,15 @@ def _net(path: Path, runtime: str = "") -> Network:
         raise ValueError(f"no runtime {runtime!r} for the dice networks: want one of {RUNTIMES}")
     if not path.is_file():
         raise FileNotFoundError(f"the dice model {path} is missing: reinstall pipgammon")
-    if runtime != "opencv":
-        try:
-            import onnxruntime
-        except ImportError:
-            if runtime:
-                raise
-        else:
-            options = onnxruntime.SessionOptions()
-            options.intra_op_num_threads = options.inter_op_num_threads = 1
-            options.log_severity_level = 3  # errors only: not the graph optimiser's notes
-            session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-            name = session.get_inputs()[0].name
-            return lambda batch: np.asarray(session.run(None, {name: batch})[0])
+    if _onnxruntime(runtime):
+        import onnxruntime  # named and missing: the ImportError says so
+
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = options.inter_op_num_threads = 1
+        options.log_severity_level = 3  # errors only: not the graph optimiser's notes
+        session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        name = session.get_inputs()[0].name
+        return lambda batch: np.asarray(session.run(None, {name: batch})[0])
     net = cv2.dnn.readNetFromONNX(str(path))
 
     def forward(batch: np.ndarray) -> np.ndarray:
@@ -267,19 +276,6 @@ def _net(path: Path, runtime: str = "") -> Network:
         return np.asarray(net.forward())
 
     return forward
-
-
-@cache
-def _onnxruntime(runtime: str) -> bool:
-    """Whether `_net` runs a network on ONNX Runtime for ``runtime``: with none named, whether
-    it imports (as `_net` tries), lest a broken install hand OpenCV's dnn the 8-bit file."""
-    if runtime != "":
-        return runtime == "onnxruntime"
-    try:
-        import onnxruntime  # noqa: F401
-    except ImportError:
-        return False
-    return True
 
 
 def reader_path(models: Path, side: int, runtime: str = "", int8: bool = True) -> Path:
