@@ -456,12 +456,17 @@ def face_colour(crop: np.ndarray, config: DiceConfig) -> DieColour:
     return DieColour.OTHER
 
 
-def dihedral(crops: np.ndarray, mirrored: bool = True, turns: int = 4) -> np.ndarray:
-    """Crops (N, H, W, C) in their first ``turns`` quarter turns, then (``mirrored``) the same
-    mirrored: (2 turns N or turns N, H, W, C), view-major (view k of crop i at ``k * N + i``)."""
-    turned = [np.rot90(crops, k, axes=(1, 2)) for k in range(turns)]
-    views = turned + [t[:, :, ::-1] for t in turned] if mirrored else turned
-    return np.ascontiguousarray(np.concatenate(views))
+def dihedral(batch: np.ndarray, mirrored: bool = True, turns: int = 4) -> np.ndarray:
+    """A network's input batch (N, C, H, W) in its first ``turns`` quarter turns, then
+    (``mirrored``) the same mirrored: (2 turns N or turns N, C, H, W), view-major (view k of
+    image i at ``k * N + i``).
+
+    The views are turned after `normalise`, not before: the same values, but one normalising pass
+    over N crops and one copy of the views, which took a third of the time of normalising eight
+    turned copies (53 against 171 µs for the search's nine places in four turns)."""
+    turned = [np.rot90(batch, k, axes=(2, 3)) for k in range(turns)]
+    views = turned + [t[..., ::-1] for t in turned] if mirrored else turned
+    return np.concatenate(views)
 
 
 def read_crops(crops: np.ndarray, models: Path = DATA, mirrored: bool = True) -> np.ndarray:
@@ -483,7 +488,7 @@ def mean_log_probabilities(crops: np.ndarray, models: Path = DATA, mirrored: boo
     over the first ``turns`` quarter turns (and their mirror images), read by `reader_path`'s network."""
     views = 2 * turns if mirrored else turns
     network = _net(reader_path(models, crops.shape[1], runtime, int8), runtime)
-    logits = network(normalise(dihedral(crops, mirrored, turns)))
+    logits = network(dihedral(normalise(crops), mirrored, turns))
     logits = logits.astype(np.float64).reshape(views, len(crops), -1)
     if logits.shape[2] < CLASSES:  # a reader trained before the cocked or cube classes
         logits = np.pad(logits, ((0, 0), (0, 0), (0, CLASSES - logits.shape[2])), constant_values=-1e9)

@@ -467,13 +467,22 @@ def test_a_die_reads_the_same_turned_or_mirrored(side: int) -> None:
 def test_the_eight_views_of_a_crop() -> None:
     from vision.dice import dihedral
 
-    crops = np.arange(2 * 3 * 3 * 1).reshape(2, 3, 3, 1)
-    views = dihedral(crops)
-    assert views.shape == (16, 3, 3, 1)
-    np.testing.assert_array_equal(views[2], np.rot90(crops[0]))  # view 1 (a quarter turn) of crop 0
-    np.testing.assert_array_equal(views[9], crops[1, :, ::-1])  # view 4 (the mirror image) of crop 1
-    assert len({v.tobytes() for v in views[::2]}) == 8  # all eight differ for an asymmetric crop
-    assert dihedral(crops, mirrored=False).shape == (8, 3, 3, 1)
+    batch = np.arange(2 * 1 * 3 * 3).reshape(2, 1, 3, 3)  # two one-channel 3 x 3 images, as (N, C, H, W)
+    views = dihedral(batch)
+    assert views.shape == (16, 1, 3, 3)
+    np.testing.assert_array_equal(views[2], np.rot90(batch[0], axes=(1, 2)))  # view 1 (a quarter turn) of 0
+    np.testing.assert_array_equal(views[9], batch[1, :, :, ::-1])  # view 4 (the mirror image) of image 1
+    assert len({v.tobytes() for v in views[::2]}) == 8  # all eight differ for an asymmetric image
+    assert dihedral(batch, mirrored=False).shape == (8, 1, 3, 3)
+
+
+def test_the_views_are_turned_after_normalising_to_the_same_values() -> None:
+    from vision.dice import dihedral, normalise
+
+    crops = np.random.default_rng(3).integers(0, 256, (5, 32, 32, 3), dtype=np.uint8)
+    turned_first = [np.rot90(crops, k, axes=(1, 2)) for k in range(4)]
+    before = normalise(np.concatenate(turned_first + [t[:, :, ::-1] for t in turned_first]))
+    np.testing.assert_array_equal(dihedral(normalise(crops)), before)
 
 
 def test_both_runtimes_run_the_networks_alike() -> None:
