@@ -51,7 +51,7 @@ Round v8 (2026-11-28, not shipped) is a faster board reader taught by v4's: it h
 in its first convolution (``--reader-stem 2``) and learns v4's float reader's probabilities
 besides the labels (``--teacher``), on v4's recipe with v4's own networks as the decoys' miner.
 In 8 bits it reads a patch in 0.026 ms against v4's 0.054, and `observe` took a frame with a roll
-in 13.3 ms against 17.3, but it read a cube's 8 as a white 2 on two benchmark frames and missed a
+in 12.0 ms against 15.6, but it read a cube's 8 as a white 2 on two benchmark frames and missed a
 cocked roll of the games (docs/dice.md, *Tried and not kept*).  With v4's networks in /tmp/v4
 (``mkdir /tmp/v4 && git archive f70e58f vision/data | tar -x -C /tmp/v4 --strip-components 2``):
 
