@@ -3,8 +3,10 @@
 This is what `pipgammon read` prints and what the stabiliser is fed.  The dice are read
 first because a place under a flat die holds no checker (`read`'s ``flat_dice``); a
 cocked die makes an ``ok`` frame ``cocked``, since the rulebook has that roll thrown again;
-once the checkers are read, a die called cocked with nothing to lean on lies flat, and one
-resting on something is cocked if its first reading found that as likely as any value (`propped`).
+a die read flat after its first reading found it cocked, with its centre over a checker, leans
+on it (`vision.reading.leaning_on_checkers`); once the checkers are read, a die called cocked
+with nothing to lean on lies flat, and one resting on something is cocked if its first reading
+found that as likely as any value (`propped`).
 A photo is first asked for a real hand over the board (`vision.hands`); a live camera asks
 it only of a board at rest, before the stabiliser could trust it (`Observer`).
 """
@@ -82,12 +84,15 @@ def observe(frame: Image, calibration: Calibration, hands: bool = False) -> Obse
     dice, cube = on_board(frame, calibration.corners, view=view, fittings=calibration.fittings)
     flat = [d for d in dice if not d.cocked]
     reading = read(frame, calibration, flat_dice=[d.centre for d in flat],
-                   cocked_dice=[d.centre for d in dice if d.cocked], view=view)
+                   cocked_dice=[d.centre for d in dice if d.cocked], view=view,
+                   doubtful=[i for i, d in enumerate(flat) if d.first_cocked is not None])
     if reading.status == "no-board":
         return Observation(reading)
-    # A "die" lying on two checkers is the gap between them (`vision.reading.on_checkers`).
+    # A "die" lying on two checkers is the gap between them (`vision.reading.on_checkers`); one
+    # in doubt beside a checker leans on it (`vision.reading.leaning_on_checkers`).
     ghosts = [flat[i] for i in reading.dice_on_checkers]
-    dice = tuple(d for d in dice if d not in ghosts)
+    leaning = [flat[i] for i in reading.dice_leaning]
+    dice = tuple(d.tilted() if d in leaning else d for d in dice if d not in ghosts)
     board = calibration.layout.geometry
     return Observation(reading, propped(dice, reading, calibration.corners, board), cube)
 

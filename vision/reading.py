@@ -133,6 +133,9 @@ class Reading:
     #: Which of the flat dice given to `read` (their indices) lie where two checkers stand, read
     #: surely: no die lies flat there, and those checkers are counted (`on_checkers`).
     dice_on_checkers: tuple[int, ...] = ()
+    #: Which of the flat dice given to `read` as ``doubtful`` (their indices) lean on a checker
+    #: read surely beside them: they are cocked, and that checker is counted (`leaning_on_checkers`).
+    dice_leaning: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The keys of CONTRACT.md's ``pipgammon read``, plus ``stacked``, ``confidence`` and ``reason``."""
@@ -195,6 +198,44 @@ def on_checkers(flat_dice: Sequence[tuple[float, float]], probabilities: np.ndar
     return tuple(ghosts)
 
 
+#: A place surely read as a checker from this probability on, beside a die in doubt of lying flat
+#: (`leaning_on_checkers`).
+SURE_LEANED_ON = 0.95
+#: A place whose centre is nearer a die's centre than this many of its sides is under the die's
+#: own face, which may look like a checker (`leaning_on_checkers`).
+OWN_FACE = 0.6
+
+
+def leaning_on_checkers(flat_dice: Sequence[tuple[float, float]], doubtful: Sequence[int],
+                        probabilities: np.ndarray, corners: FloatArray, layout: Layout) -> tuple[int, ...]:
+    """Which of the ``doubtful`` dice among ``flat_dice`` (frame centres, by index) have their
+    centre over the disc of a place that the slot model (``probabilities``, (128, 4)) reads
+    surely as a checker (`SURE_LEANED_ON`), but further than `OWN_FACE` of the die's sides from
+    the place's centre: they lean on that checker.
+
+    A die is doubtful when its first reading found it cocked at least as likely as any value
+    (`vision.dice.Die.first_cocked`), and the search round it then read it flat on its top face.
+    A die lying flat cannot have its centre over a checker, so a place read as a checker there
+    is either the die's own face (the die's centre within `OWN_FACE` of the place's: on tuning
+    seeds 5,000,006 and 5,000,017 a flat die 0.15 sides from an empty place's centre made it read
+    1.0 a checker) or a checker it leans on.  Otherwise the place would be read bare as lying
+    under a flat die, and the die, with nothing left to lean on, flat (`propped`).  Of 864 dice on
+    the benchmark's frames with a roll at 1280×960 and 192 of the tuning boards', 3 cocked dice
+    were read so, with checkers 0.70, 0.99 and 1.33 sides from their centres (the disc's edge is
+    at 1.11), and none of the 13 doubtful flat dice had such a place (the surest 0.78 at 0.77
+    sides).  Beyond the disc a flat die's body covers its edge: a flat black 1 on a dark point,
+    1.35 sides from an empty place's centre, made it read 0.99 a checker (referee bench game 16),
+    so the third is left to the search."""
+    if not doubtful:
+        return ()
+    spots = [flat_dice[i] for i in doubtful]
+    board = on_board_units(corners, spots)
+    gaps = np.linalg.norm(layout.place_centres[None, :, :] - board[:, None, :], axis=2)
+    checkers = probabilities[:, [WHITE, BLACK]].max(axis=1) >= SURE_LEANED_ON
+    over = (gaps > OWN_FACE * GEOMETRY.die) & (gaps < layout.checker / 2) & checkers[None, :]
+    return tuple(i for i, leans in zip(doubtful, over.any(axis=1), strict=True) if leans)
+
+
 #: A cocked die whose centre is within this share of a checker's width from a place's centre
 #: sits on a checker there: its whole footprint is over that checker's disc, and it is further
 #: than half a die from the edge of the checker beside it, so it can lean on nothing else.
@@ -234,7 +275,8 @@ def under_cocked(probabilities: np.ndarray, cocked_dice: Sequence[tuple[float, f
 
 def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
          config: ReadConfig = ReadConfig(), flat_dice: Sequence[tuple[float, float]] = (),
-         cocked_dice: Sequence[tuple[float, float]] = (), view: Image | None = None) -> Reading:
+         cocked_dice: Sequence[tuple[float, float]] = (), view: Image | None = None,
+         doubtful: Sequence[int] = ()) -> Reading:
     """Read ``frame`` (BGR, from the calibrated mount); ``view`` is its `mount_view` when
     that is already warped (the dice are found in it).
 
@@ -242,6 +284,8 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
     a place under one holds no checker, though it looks like neither the empty place nor a
     checker, and the slot model never saw dice.  ``cocked_dice`` are those of dice leaning on a
     checker or the rim: the places one reaches into may hold a checker, half hidden.
+    ``doubtful`` are the indices of flat dice that may be cocked (`leaning_on_checkers`): one
+    leaning on a checker is read as cocked.
     """
     started = time.perf_counter()
     height, width = frame.shape[:2]
@@ -254,7 +298,10 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
     small, grid, described = observe(view, layout)
     probabilities = model.probabilities(calibration.templates.inputs(described))
     ghosts = on_checkers(flat_dice, probabilities, calibration.corners, layout)
-    flat_dice = [spot for i, spot in enumerate(flat_dice) if i not in ghosts]
+    tilted = leaning_on_checkers(flat_dice, [i for i in doubtful if i not in ghosts], probabilities,
+                                 calibration.corners, layout)
+    cocked_dice = [*cocked_dice, *(flat_dice[i] for i in tilted)]
+    flat_dice = [spot for i, spot in enumerate(flat_dice) if i not in ghosts and i not in tilted]
     under = places_under(flat_dice, calibration.corners, layout=layout)
     probabilities[under] = np.eye(probabilities.shape[1])[EMPTY]
     glinted = glinted_covers(probabilities.argmax(axis=1) == COVERED, described, calibration.templates.looks,
@@ -315,7 +362,7 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
     kinds = glinted_looks(kinds, certainty, described, calibration.templates.looks, config, leaning)
     kinds = recount(kinds, certainty, probabilities, partial(discs_per_point, view), config.recount_below,
                     dice_at=leaning, sure_empty=config.sure_empty, flat_dice_at=by_flat)
-    return timed(replace(count(kinds, certainty), dice_on_checkers=ghosts), started)
+    return timed(replace(count(kinds, certainty), dice_on_checkers=ghosts, dice_leaning=tilted), started)
 
 
 def washed_out(small: Image, places: np.ndarray, layout: Layout | None = None) -> list[int]:

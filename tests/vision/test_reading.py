@@ -193,6 +193,43 @@ def test_a_die_read_where_two_checkers_stand_is_the_gap_between_them(
     assert reading.points == read(setup.start, setup.calibration).points and reading.points[5] == -5
 
 
+def test_a_die_in_doubt_over_a_checker_leans_on_it(setup_factory: Callable[[int], Setup]) -> None:
+    """A die whose first reading found it cocked, read flat by the search, with its centre over
+    a checker's disc (but not on the place's centre, where its own face may look like a checker)
+    leans on that checker: it is cocked, and the checker is counted, not cleared as lying under
+    a flat die.  A die read flat with no doubt keeps the flat die's rule."""
+    import cv2
+
+    from vision.reading import leaning_on_checkers
+    from vision.view import CANONICAL
+
+    corners = GEOMETRY.corners()  # frame pixels are board units
+    black = [0.0, 0.0, 1.0, 0.0]
+    x, y = GEOMETRY.slot_centre(6, 0)
+    across = GEOMETRY.die  # across the point's axis, so the die reaches slot 0 only
+
+    def beside(sides: float) -> tuple[float, float]:
+        return (x + sides * across, y)
+
+    checker = _places(p6=[black])
+    spots = [beside(0.9), beside(0.3), beside(1.3), beside(0.9)]
+    assert leaning_on_checkers(spots, [0, 1, 2], checker, corners, CANONICAL) == (0,)
+    assert leaning_on_checkers(spots, [], checker, corners, CANONICAL) == ()
+    unsure = _places(p6=[[0.1, 0.0, 0.9, 0.0]])
+    assert leaning_on_checkers(spots, [0], unsure, corners, CANONICAL) == ()
+
+    # On a rendered start position: a doubtful die over point 6's first checker keeps it counted.
+    setup = setup_factory(31)
+    frame_corners = setup.calibration.corners.astype(np.float32)
+    warp = cv2.getPerspectiveTransform(corners.astype(np.float32), frame_corners)
+    in_frame = tuple(float(v) for v in cv2.perspectiveTransform(np.array([[beside(0.9)]]), warp).reshape(2))
+    plain = read(setup.start, setup.calibration)
+    doubtful = read(setup.start, setup.calibration, flat_dice=[in_frame], doubtful=[0])
+    flat = read(setup.start, setup.calibration, flat_dice=[in_frame])
+    assert doubtful.dice_leaning == (0,) and doubtful.points == plain.points and plain.points[5] == -5
+    assert flat.dice_leaning == () and flat.points[5] == -4
+
+
 def _places(**points: list[tuple[float, float, float, float]]) -> np.ndarray:
     """Slot-model probabilities (empty, white, black, covered) for all 128 places: every place
     plainly empty but the slots given, as ``p7=[...]`` for point 7 from its edge out."""
