@@ -3,10 +3,9 @@
 This is what `pipgammon read` prints and what the stabiliser is fed.  The dice are read
 first because a place under a flat die holds no checker (`read`'s ``flat_dice``); a
 cocked die makes an ``ok`` frame ``cocked``, since the rulebook has that roll thrown again;
-a die read flat after its first reading found it cocked, with its centre over a checker, leans
-on it (`vision.reading.leaning_on_checkers`); once the checkers are read, a die called cocked
-with nothing to lean on lies flat, and one resting on something is cocked if its first reading
-found that as likely as any value (`propped`).
+a die read flat on or against a checker is cocked (`vision.reading.cocked_on_checkers`); once
+the checkers are read, a die called cocked with nothing to lean on lies flat, and one resting on
+something is cocked if its first reading found that as likely as any value (`propped`).
 A photo is first asked for a real hand over the board (`vision.hands`); a live camera asks
 it only of a board at rest, before the stabiliser could trust it (`Observer`).
 """
@@ -89,10 +88,10 @@ def observe(frame: Image, calibration: Calibration, hands: bool = False) -> Obse
     if reading.status == "no-board":
         return Observation(reading)
     # A "die" lying on two checkers is the gap between them (`vision.reading.on_checkers`); one
-    # in doubt beside a checker leans on it (`vision.reading.leaning_on_checkers`).
+    # read flat on or against a checker is cocked (`vision.reading.cocked_on_checkers`).
     ghosts = [flat[i] for i in reading.dice_on_checkers]
-    leaning = [flat[i] for i in reading.dice_leaning]
-    dice = tuple(d.tilted() if d in leaning else d for d in dice if d not in ghosts)
+    on_checkers = [flat[i] for i in reading.dice_cocked]
+    dice = tuple(d.tilted() if d in on_checkers else d for d in dice if d not in ghosts)
     board = calibration.layout.geometry
     return Observation(reading, propped(dice, reading, calibration.corners, board), cube)
 

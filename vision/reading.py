@@ -133,9 +133,9 @@ class Reading:
     #: Which of the flat dice given to `read` (their indices) lie where two checkers stand, read
     #: surely: no die lies flat there, and those checkers are counted (`on_checkers`).
     dice_on_checkers: tuple[int, ...] = ()
-    #: Which of the flat dice given to `read` as ``doubtful`` (their indices) lean on a checker
-    #: read surely beside them: they are cocked, and that checker is counted (`leaning_on_checkers`).
-    dice_leaning: tuple[int, ...] = ()
+    #: Which of the flat dice given to `read` (their indices) lie on or against a checker read
+    #: surely: they are cocked, and that checker is counted (`cocked_on_checkers`).
+    dice_cocked: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The keys of CONTRACT.md's ``pipgammon read``, plus ``stacked``, ``confidence`` and ``reason``."""
@@ -198,42 +198,52 @@ def on_checkers(flat_dice: Sequence[tuple[float, float]], probabilities: np.ndar
     return tuple(ghosts)
 
 
-#: A place surely read as a checker from this probability on, beside a die in doubt of lying flat
-#: (`leaning_on_checkers`).
-SURE_LEANED_ON = 0.95
+#: A place is surely read as a checker, for a die on it, from this probability on (`cocked_on_checkers`).
+SURE_UNDER_DIE = 0.95
 #: A place whose centre is nearer a die's centre than this many of its sides is under the die's
-#: own face, which may look like a checker (`leaning_on_checkers`).
+#: own face, which may look like a checker (`cocked_on_checkers`).
 OWN_FACE = 0.6
 
 
-def leaning_on_checkers(flat_dice: Sequence[tuple[float, float]], doubtful: Sequence[int],
-                        probabilities: np.ndarray, corners: FloatArray, layout: Layout) -> tuple[int, ...]:
-    """Which of the ``doubtful`` dice among ``flat_dice`` (frame centres, by index) have their
-    centre over the disc of a place that the slot model (``probabilities``, (128, 4)) reads
-    surely as a checker (`SURE_LEANED_ON`), but further than `OWN_FACE` of the die's sides from
-    the place's centre: they lean on that checker.
+def cocked_on_checkers(flat_dice: Sequence[tuple[float, float]], doubtful: Sequence[int],
+                       probabilities: np.ndarray, corners: FloatArray, layout: Layout) -> tuple[int, ...]:
+    """Which of ``flat_dice`` (frame centres, by index) lie where no die lies flat, on or against
+    a checker, as the slot model (``probabilities``, (128, 4)) reads the places round them surely
+    (`SURE_UNDER_DIE`).  Otherwise a place under a die read flat is read bare, and the die, with
+    nothing left to lean on, stays flat (`vision.observation.propped`).  Two signs tell it:
 
-    A die is doubtful when its first reading found it cocked at least as likely as any value
-    (`vision.dice.Die.first_cocked`), and the search round it then read it flat on its top face.
-    A die lying flat cannot have its centre over a checker, so a place read as a checker there
-    is either the die's own face (the die's centre within `OWN_FACE` of the place's: on tuning
-    seeds 5,000,006 and 5,000,017 a flat die 0.15 sides from an empty place's centre made it read
-    1.0 a checker) or a checker it leans on.  Otherwise the place would be read bare as lying
-    under a flat die, and the die, with nothing left to lean on, flat (`propped`).  Of 864 dice on
-    the benchmark's frames with a roll at 1280×960 and 192 of the tuning boards', 3 cocked dice
-    were read so, with checkers 0.70, 0.99 and 1.33 sides from their centres (the disc's edge is
-    at 1.11), and none of the 13 doubtful flat dice had such a place (the surest 0.78 at 0.77
-    sides).  Beyond the disc a flat die's body covers its edge: a flat black 1 on a dark point,
-    1.35 sides from an empty place's centre, made it read 0.99 a checker (referee bench game 16),
-    so the third is left to the search."""
-    if not doubtful:
+    * The next place out on the point, beyond a place the die lies on (`places_under`), holds a
+      checker: checkers stand in a row from the point's edge, so the die's place holds one too,
+      and the die lies on it.  A black 4 cocked on the first of a point's five white checkers was
+      read flat at tuning seed 5,000,007 frame 0, and the point one short.  Of 1,063 dice read
+      flat on the benchmark's, the tuning and the unseen boards' frames with a roll, none had
+      such a place.
+    * A ``doubtful`` die (its first reading found it cocked at least as likely as any value,
+      `vision.dice.Die.first_cocked`, and the search round it then read it flat on its top face)
+      has its centre over the disc of a place read as a checker, further than `OWN_FACE` of its
+      sides from the place's centre: nearer, the die's own face may look like a checker (a flat
+      die 0.15 sides from an empty place's centre made it read 1.0 a checker on tuning seeds
+      5,000,006 and 5,000,017).  Of 864 dice on the benchmark's and 192 tuning frames with a
+      roll at 1280×960, 3 cocked dice were read so, with checkers 0.70, 0.99 and 1.33 sides from
+      their centres (the disc's edge is at 1.11), and none of the 13 doubtful flat dice had such
+      a place (the surest 0.78 at 0.77 sides).  Beyond the disc a flat die's body covers its
+      edge: a flat black 1 on a dark point, 1.35 sides from an empty place's centre, made it read
+      0.99 a checker (referee bench game 16), so the third is left to the search."""
+    if not flat_dice:
         return ()
-    spots = [flat_dice[i] for i in doubtful]
-    board = on_board_units(corners, spots)
-    gaps = np.linalg.norm(layout.place_centres[None, :, :] - board[:, None, :], axis=2)
-    checkers = probabilities[:, [WHITE, BLACK]].max(axis=1) >= SURE_LEANED_ON
-    over = (gaps > OWN_FACE * GEOMETRY.die) & (gaps < layout.checker / 2) & checkers[None, :]
-    return tuple(i for i, leans in zip(doubtful, over.any(axis=1), strict=True) if leans)
+    checkers = probabilities[:, [WHITE, BLACK]].max(axis=1) >= SURE_UNDER_DIE
+    cocked = set()
+    for i, spot in enumerate(flat_dice):
+        under = places_under([spot], corners, layout=layout)
+        beyond = [place + 1 for place in under if place < BAR_START and place % SLOTS < SLOTS - 1]
+        if any(checkers[place] for place in beyond if place not in under):
+            cocked.add(i)
+    if doubtful:
+        board = on_board_units(corners, [flat_dice[i] for i in doubtful])
+        gaps = np.linalg.norm(layout.place_centres[None, :, :] - board[:, None, :], axis=2)
+        over = (gaps > OWN_FACE * GEOMETRY.die) & (gaps < layout.checker / 2) & checkers[None, :]
+        cocked.update(i for i, leans in zip(doubtful, over.any(axis=1), strict=True) if leans)
+    return tuple(sorted(cocked))
 
 
 #: A cocked die whose centre is within this share of a checker's width from a place's centre
@@ -284,8 +294,8 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
     a place under one holds no checker, though it looks like neither the empty place nor a
     checker, and the slot model never saw dice.  ``cocked_dice`` are those of dice leaning on a
     checker or the rim: the places one reaches into may hold a checker, half hidden.
-    ``doubtful`` are the indices of flat dice that may be cocked (`leaning_on_checkers`): one
-    leaning on a checker is read as cocked.
+    ``doubtful`` are the indices of flat dice that may be cocked: a flat die that lies on or
+    against a checker is read as cocked (`cocked_on_checkers`).
     """
     started = time.perf_counter()
     height, width = frame.shape[:2]
@@ -298,8 +308,8 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
     small, grid, described = observe(view, layout)
     probabilities = model.probabilities(calibration.templates.inputs(described))
     ghosts = on_checkers(flat_dice, probabilities, calibration.corners, layout)
-    tilted = leaning_on_checkers(flat_dice, [i for i in doubtful if i not in ghosts], probabilities,
-                                 calibration.corners, layout)
+    on_one = cocked_on_checkers(flat_dice, doubtful, probabilities, calibration.corners, layout)
+    tilted = tuple(i for i in on_one if i not in ghosts)
     cocked_dice = [*cocked_dice, *(flat_dice[i] for i in tilted)]
     flat_dice = [spot for i, spot in enumerate(flat_dice) if i not in ghosts and i not in tilted]
     under = places_under(flat_dice, calibration.corners, layout=layout)
@@ -362,7 +372,7 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
     kinds = glinted_looks(kinds, certainty, described, calibration.templates.looks, config, leaning)
     kinds = recount(kinds, certainty, probabilities, partial(discs_per_point, view), config.recount_below,
                     dice_at=leaning, sure_empty=config.sure_empty, flat_dice_at=by_flat)
-    return timed(replace(count(kinds, certainty), dice_on_checkers=ghosts, dice_leaning=tilted), started)
+    return timed(replace(count(kinds, certainty), dice_on_checkers=ghosts, dice_cocked=tilted), started)
 
 
 def washed_out(small: Image, places: np.ndarray, layout: Layout | None = None) -> list[int]:

@@ -193,17 +193,18 @@ def test_a_die_read_where_two_checkers_stand_is_the_gap_between_them(
     assert reading.points == read(setup.start, setup.calibration).points and reading.points[5] == -5
 
 
-def test_a_die_in_doubt_over_a_checker_leans_on_it(setup_factory: Callable[[int], Setup]) -> None:
-    """A die whose first reading found it cocked, read flat by the search, with its centre over
-    a checker's disc (but not on the place's centre, where its own face may look like a checker)
-    leans on that checker: it is cocked, and the checker is counted, not cleared as lying under
-    a flat die.  A die read flat with no doubt keeps the flat die's rule."""
+def test_a_die_read_flat_on_or_against_a_checker_is_cocked(setup_factory: Callable[[int], Setup]) -> None:
+    """A die cannot lie flat on a checker: one on a place whose next place out on the point holds
+    a checker (the row says its own place holds one), or one whose first reading found it cocked
+    (``doubtful``) with its centre over a checker's disc but off the place's centre (where its
+    own face may look like a checker), is cocked, and the checker is counted, not cleared as
+    lying under a flat die.  Frame pixels are board units at first."""
     import cv2
 
-    from vision.reading import leaning_on_checkers
+    from vision.reading import cocked_on_checkers
     from vision.view import CANONICAL
 
-    corners = GEOMETRY.corners()  # frame pixels are board units
+    corners = GEOMETRY.corners()
     black = [0.0, 0.0, 1.0, 0.0]
     x, y = GEOMETRY.slot_centre(6, 0)
     across = GEOMETRY.die  # across the point's axis, so the die reaches slot 0 only
@@ -213,21 +214,36 @@ def test_a_die_in_doubt_over_a_checker_leans_on_it(setup_factory: Callable[[int]
 
     checker = _places(p6=[black])
     spots = [beside(0.9), beside(0.3), beside(1.3), beside(0.9)]
-    assert leaning_on_checkers(spots, [0, 1, 2], checker, corners, CANONICAL) == (0,)
-    assert leaning_on_checkers(spots, [], checker, corners, CANONICAL) == ()
+    assert cocked_on_checkers(spots, [0, 1, 2], checker, corners, CANONICAL) == (0,)
+    assert cocked_on_checkers(spots, [], checker, corners, CANONICAL) == ()
     unsure = _places(p6=[[0.1, 0.0, 0.9, 0.0]])
-    assert leaning_on_checkers(spots, [0], unsure, corners, CANONICAL) == ()
+    assert cocked_on_checkers(spots, [0], unsure, corners, CANONICAL) == ()
+    # On the place of a point's first checker, with a second beyond it: on that checker.
+    on_first = [GEOMETRY.slot_centre(6, 0)]
+    empty = [0.998, 0.001, 0.0005, 0.0005]
+    assert cocked_on_checkers(on_first, [], _places(p6=[black, black]), corners, CANONICAL) == (0,)
+    assert cocked_on_checkers(on_first, [], _places(p6=[black, empty]), corners, CANONICAL) == ()
+    assert cocked_on_checkers([GEOMETRY.slot_centre(6, 4)], [], _places(p6=[black] * 5), corners,
+                              CANONICAL) == ()  # the last place: nothing beyond says
 
-    # On a rendered start position: a doubtful die over point 6's first checker keeps it counted.
+    # On a rendered start position: a doubtful die over point 1's outer checker keeps it counted,
+    # and so does any die on point 8's first of three.
     setup = setup_factory(31)
     frame_corners = setup.calibration.corners.astype(np.float32)
     warp = cv2.getPerspectiveTransform(corners.astype(np.float32), frame_corners)
-    in_frame = tuple(float(v) for v in cv2.perspectiveTransform(np.array([[beside(0.9)]]), warp).reshape(2))
+
+    def in_frame(spot: tuple[float, float]) -> tuple[float, float]:
+        return tuple(float(v) for v in cv2.perspectiveTransform(np.array([[spot]]), warp).reshape(2))
+
     plain = read(setup.start, setup.calibration)
-    doubtful = read(setup.start, setup.calibration, flat_dice=[in_frame], doubtful=[0])
-    flat = read(setup.start, setup.calibration, flat_dice=[in_frame])
-    assert doubtful.dice_leaning == (0,) and doubtful.points == plain.points and plain.points[5] == -5
-    assert flat.dice_leaning == () and flat.points[5] == -4
+    one_x, one_y = GEOMETRY.slot_centre(1, 1)
+    over_one = in_frame((one_x + 0.9 * across, one_y))
+    doubtful = read(setup.start, setup.calibration, flat_dice=[over_one], doubtful=[0])
+    flat = read(setup.start, setup.calibration, flat_dice=[over_one])
+    assert doubtful.dice_cocked == (0,) and doubtful.points == plain.points and plain.points[0] == 2
+    assert flat.dice_cocked == () and flat.points[0] == 1
+    on_eight = read(setup.start, setup.calibration, flat_dice=[in_frame(GEOMETRY.slot_centre(8, 0))])
+    assert on_eight.dice_cocked == (0,) and on_eight.points == plain.points and plain.points[7] == -3
 
 
 def _places(**points: list[tuple[float, float, float, float]]) -> np.ndarray:
