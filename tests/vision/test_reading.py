@@ -152,9 +152,10 @@ def test_a_place_under_a_flat_die_holds_no_checker(setup_factory: Callable[..., 
 
     assert places_under([in_frame(*GEOMETRY.slot_centre(8, 2))], corners) == [place_index(8, 2)]
     assert places_under([in_frame(GEOMETRY.width * 0.3, GEOMETRY.height / 2)], corners) == []  # bare strip
-    # A white checker on point 1 slot 0 in the start position: with a "die" claimed there it reads empty.
+    # Point 1's outer white checker in the start position (slot 1): with a "die" claimed there it
+    # reads empty.  (On slot 0, with a checker beyond, the die would lie on a checker: cocked.)
     plain = read(setup.start, setup.calibration)
-    told = read(setup.start, setup.calibration, flat_dice=[in_frame(*GEOMETRY.slot_centre(1, 0))])
+    told = read(setup.start, setup.calibration, flat_dice=[in_frame(*GEOMETRY.slot_centre(1, 1))])
     assert plain.points[0] == 2 and told.points[0] == 1 and told.points[1:] == plain.points[1:]
 
 
