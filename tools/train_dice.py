@@ -60,6 +60,9 @@ cocked roll of the games (docs/dice.md, *Tried and not kept*).  With v4's networ
         --reader-stem 2 --teacher /tmp/v4/dice_reader.onnx --out /tmp/v8
     # then, with /tmp/v8's reader in vision/data: python tools/quantise_reader.py
 
+``--cube-share 0.25`` (a quarter of a board's crops show its cube) mended the cube's 8 read as a
+die, but flagged fewer cocked dice of the tuning boards (docs/dice.md).
+
 The held-out figures of docs/dice.md come from the v5 reader's recipe without fold 0's photos,
 beside v4's detector (which saw them: only the reader is held out), and the same for the v2
 reader's recipe to compare:
@@ -325,13 +328,20 @@ def glare(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def reader_sample(photo: Photo, rng: np.random.Generator,
                   cocked_jitter: float = 0.08, crop_side: int = CROP,
-                  recolour_share: float = 0.0, glare_share: float = 0.0) -> tuple[np.ndarray, int]:
+                  recolour_share: float = 0.0, glare_share: float = 0.0,
+                  cube_share: float = 0.0) -> tuple[np.ndarray, int]:
     """A reader crop: a die, jittered as a detector would place it, or (one time in five) not a die.
 
     The centre is jittered by 0.08 die sizes (one standard deviation), a cocked die's by
-    ``cocked_jitter``: it shows two faces, and the detector may centre it on either."""
+    ``cocked_jitter``: it shows two faces, and the detector may centre it on either.  A board
+    with the cube shows it besides one to four dice, so its six faces share about a tenth of
+    the crops; ``cube_share`` of a board's crops are its cube instead of any label."""
     image = photo.image
     cx, cy, size, value = photo.dice[rng.integers(len(photo.dice))]
+    if cube_share and rng.random() < cube_share:
+        cubes = [label for label in photo.dice if label[3] >= CUBE]
+        if cubes:
+            cx, cy, size, value = cubes[rng.integers(len(cubes))]
     if photo.decoys and rng.random() < 0.1:
         cx, cy, size = photo.decoys[rng.integers(len(photo.decoys))]
         value = 0
@@ -347,7 +357,8 @@ def reader_sample(photo: Photo, rng: np.random.Generator,
             h, w = image.shape[:2]
             cx, cy = rng.uniform(0, w), rng.uniform(0, h)
         if any(math.hypot(cx - x, cy - y) < 0.6 * s for x, y, s, _ in photo.dice):
-            return reader_sample(photo, rng, cocked_jitter, crop_side, recolour_share, glare_share)
+            return reader_sample(photo, rng, cocked_jitter, crop_side, recolour_share, glare_share,
+                                 cube_share)
         value = 0
     else:
         spread = cocked_jitter if value == COCKED else 0.08
@@ -515,7 +526,7 @@ def learn(opt: torch.optim.Optimizer, sched: torch.optim.lr_scheduler.LRSchedule
 def train_reader(photos: list[Photo], thrown: list[Photo], steps: int, seed: int,
                  widths: tuple[int, int, int, int] = READER_WIDTHS, cocked_jitter: float = 0.08,
                  crop_side: int = CROP, recolour_share: float = 0.0, glare_share: float = 0.0,
-                 stem: int = 1, teacher: Path | None = None) -> Reader:
+                 stem: int = 1, teacher: Path | None = None, cube_share: float = 0.0) -> Reader:
     """Six crops in ten from the real photos, four from dice thrown on synthetic boards
     (the only source of cocked dice).
 
@@ -543,6 +554,7 @@ def train_reader(photos: list[Photo], thrown: list[Photo], steps: int, seed: int
                 crop_side,
                 recolour_share,
                 glare_share,
+                cube_share,
             )
             for _ in range(64)
         ]
@@ -620,6 +632,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="2: the reader halves the crop in its first convolution (`Reader`)")
     parser.add_argument("--teacher", type=Path, metavar="ONNX",
                         help="a reader of the same crops whose probabilities the new one learns too")
+    parser.add_argument("--cube-share", type=float, default=0.0, metavar="SHARE",
+                        help="share of a synthetic board's reader crops that show its cube")
     parser.add_argument(
         "--out", type=Path, default=DATA, help="where --ship writes, or folds keep their ONNX"
     )
@@ -653,7 +667,7 @@ def main(argv: list[str] | None = None) -> int:
             export(detector, folder / DETECTOR_FILE, 256)
         reader = train_reader(train, thrown, args.reader_steps, seed + 100,
                               args.reader_widths, args.cocked_jitter, args.crop, args.recolour, args.glare,
-                              args.reader_stem, args.teacher)
+                              args.reader_stem, args.teacher, args.cube_share)
         export(reader, folder / READERS[args.crop], args.crop)
         print(f"wrote {folder} ({time.perf_counter() - started:.0f} s)", flush=True)
     return 0
