@@ -148,7 +148,7 @@ def propped(dice: Sequence[Die], reading: Reading, corners: np.ndarray,
     white dice leaning on white checkers, their grey second faces showing, were read flat with
     cocked at 0.21 to 0.36 and no first doubt (benchmark seeds 2,000,004 frame 6 at both sizes and
     2,000,001 frame 4 at 2028×1520, unseen seed 4,900,014 frame 4), their centres 0.36 to 0.41
-    sides from the checker's edge.  On the referee bench's games (rendered 2026-11-27) the flat
+    sides from the checker's edge.  On the referee bench's games (rendered 2026-11-28) the flat
     die nearest anything lay 0.65 sides from it (cocked at 0.06), and none of those within 0.8
     with a cocked share of 0.15 or more was nearer than 0.73.  The checkers stand where ``g``
     lays them out (for the board's own checkers' size)."""
