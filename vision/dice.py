@@ -173,9 +173,6 @@ class Die:
     #: least as likely as any value and the die is read flat (after the search round it, the
     #: narrower check, or as the first reading's odds were under `DiceConfig.cocked_odds`).
     first_cocked: float | None = None
-    #: On the board, the reader's probability that a die read flat is cocked, given it is a die
-    #: (`vision.observation.propped`).
-    cocked_share: float = 0.0
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -763,8 +760,7 @@ def find_objects(frame: np.ndarray, config: DiceConfig = DiceConfig(), models: P
         value, cocked = _face(p, config)
         confidence = float(max(p[value], p[COCKED]) / seen)
         dice.append(Die(value, face_colour(crop, config), cocked, box, confidence,
-                        float(p[value] / p[1:COCKED].sum()), None if cocked else first_cocked.get(i),
-                        0.0 if cocked else float(p[COCKED] / seen)))
+                        float(p[value] / p[1:COCKED].sum()), None if cocked else first_cocked.get(i)))
     return tuple(sorted(dice, key=lambda d: d.centre)), tuple(cubes)
 
 

@@ -89,30 +89,6 @@ def test_a_die_first_called_cocked_resting_on_something_stays_cocked() -> None:
     assert seen[2:] == (beside_a_checker, never_called)
 
 
-def test_a_die_read_flat_where_none_lies_flat_is_cocked_when_the_reader_doubts_it() -> None:
-    """A die's centre cannot lie within half its side of a checker's edge with the die flat: read
-    flat there, with its reading giving it some chance of being cocked, it is cocked, though its
-    first reading found a value likelier.  Frame pixels are board units here."""
-    g = GEOMETRY
-    corners = g.corners()
-    side = g.die
-
-    def die(gap: float, share: float) -> Die:
-        x, y = g.slot_centre(6, 1)
-        x += g.checker / 2 + gap * side
-        return Die(3, DieColour.WHITE, False, (x - side / 2, y - side / 2, x + side / 2, y + side / 2),
-                   confidence=0.75, cocked_share=share)
-
-    points = [0] * 24
-    points[6 - 1] = 2
-    reading = Reading("ok", tuple(points))
-    seen = propped((die(0.4, 0.25),), reading, corners)
-    assert seen[0].cocked and seen[0].confidence == 0.75
-    assert not propped((die(0.4, 0.1),), reading, corners)[0].cocked  # no doubt of it
-    assert not propped((die(0.55, 0.25),), reading, corners)[0].cocked  # room to lie flat
-    assert not propped((die(0.4, 0.25),), Reading("ok"), corners)[0].cocked  # nothing there
-
-
 def test_a_die_leaning_on_a_checker_is_no_hand_over_the_board(setup_factory: Callable[..., Setup]) -> None:
     """A cocked die leans on a checker and covers two places, which alone made the frame
     `occluded`, so the call to throw again was never made.  The places it reaches into are read
