@@ -87,6 +87,11 @@ def test_a_die_first_called_cocked_resting_on_something_stays_cocked() -> None:
     assert [d.cocked for d in seen] == [True, True, False, False]
     assert seen[0] == replace(on_a_checker, cocked=True, confidence=0.7)
     assert seen[2:] == (beside_a_checker, never_called)
+    # Flat against a checker, face on, its centre a little over half a side from the edge: a
+    # die lands so on a real board, and the checker's edge may look like a second face.
+    first_x, first_y = g.slot_centre(6, 0)
+    touching = die(first_x + g.checker / 2 + 0.55 * side, first_y)
+    assert propped((touching,), reading, corners) == (touching,)
 
 
 def test_a_die_leaning_on_a_checker_is_no_hand_over_the_board(setup_factory: Callable[..., Setup]) -> None:
