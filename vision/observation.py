@@ -91,8 +91,8 @@ def observe(frame: Image, calibration: Calibration, hands: bool = False) -> Obse
     # A "die" lying on two checkers is the gap between them (`vision.reading.on_checkers`); one
     # read flat on or against a checker is cocked (`vision.reading.cocked_on_checkers`).
     ghosts = [flat[i] for i in reading.dice_on_checkers]
-    on_checkers = [flat[i] for i in reading.dice_cocked]
-    dice = tuple(d.tilted() if d in on_checkers else d for d in dice if d not in ghosts)
+    on_a_checker = [flat[i] for i in reading.dice_cocked]
+    dice = tuple(d.tilted() if d in on_a_checker else d for d in dice if d not in ghosts)
     board = calibration.layout.geometry
     return Observation(reading, propped(dice, reading, calibration.corners, board), cube)
 

@@ -231,21 +231,19 @@ def cocked_on_checkers(flat_dice: Sequence[tuple[float, float]], doubtful: Seque
       surest 0.78 at 0.77 sides).  The one at 0.99 is caught (benchmark seed 2,000,024 frame 6).
       Beyond the disc a flat die's body covers its edge: a flat black 1 on a dark point, 1.35
       sides from an empty place's centre, made it read 0.99 a checker (referee bench game 16)."""
-    if not flat_dice:
-        return ()
     checkers = probabilities[:, [WHITE, BLACK]].max(axis=1) >= SURE_UNDER_DIE
-    cocked = set()
+    cocked = []
     for i, spot in enumerate(flat_dice):
         under = places_under([spot], corners, layout=layout)
         beyond = [place + 1 for place in under if place < BAR_START and place % SLOTS < SLOTS - 1]
-        if any(checkers[place] for place in beyond if place not in under):
-            cocked.add(i)
-    if doubtful:
-        board = on_board_units(corners, [flat_dice[i] for i in doubtful])
-        gaps = np.linalg.norm(layout.place_centres[None, :, :] - board[:, None, :], axis=2)
-        over = (gaps > OWN_FACE * GEOMETRY.die) & (gaps < layout.checker / 2) & checkers[None, :]
-        cocked.update(i for i, leans in zip(doubtful, over.any(axis=1), strict=True) if leans)
-    return tuple(sorted(cocked))
+        over: list[int] = []
+        if i in doubtful:  # over a checker's disc, beyond the die's own body
+            own = places_under([spot], corners, OWN_FACE * GEOMETRY.die, layout)
+            disc = places_under([spot], corners, layout.checker / 2, layout)
+            over = [place for place in disc if place not in own]
+        if any(checkers[place] for place in [*over, *(p for p in beyond if p not in under)]):
+            cocked.append(i)
+    return tuple(cocked)
 
 
 #: A cocked die whose centre is within this share of a checker's width from a place's centre
