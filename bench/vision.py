@@ -18,7 +18,9 @@ a second layer on some points, and one with a hand over the board.  Printed:
 * median and p95 ms per frame (``read`` alone, image already decoded) at 1280x960 and 2028x1520;
 * each clear frame again with a turn's two dice thrown (one in ten cocked) and the cube on the
   bar, read as ``pipgammon read`` reads, the dice and the cube first: ms per frame, flat dice
-  read right, cocked dice flagged, dice found where there are none, the cube, and the checkers.
+  read right (and of them those resting against a checker, the rim, the bar or the other die:
+  `synthetic.RESTING_SHARE` of the flat dice), cocked dice flagged, dice found where there are
+  none, the cube, and the checkers.
 
 ``--overexposed`` (with its own seeds, say ``--seed 2600000``) renders only the hardest case
 found: near-white checkers on light triangles under a lamp bright enough to clip both to white.
@@ -88,6 +90,9 @@ class Tally:
     dice_frames_exact: int = 0
     flat_dice: int = 0
     flat_right: int = 0
+    # Of the flat dice, those resting against a checker, the rim, the bar or the other die.
+    resting_dice: int = 0
+    resting_right: int = 0
     cocked_dice: int = 0
     cocked_flagged: int = 0
     false_dice: int = 0
@@ -197,7 +202,8 @@ def _misread(reading: Reading, position: Position) -> str:
 
 def _with_a_roll(seed: int, index: int, position: Position, size: tuple[int, int], style: synthetic.Style,
                  mount: np.ndarray, calibration: Calibration) -> Tally:
-    """The scene again with a turn's two dice thrown on free wood (one die in ten cocked) and the
+    """The scene again with a turn's two dice thrown (one die in ten cocked, and of the flat dice
+    `synthetic.RESTING_SHARE` resting against something, the rest on free wood) and the
     cube on the bar, read as ``pipgammon read`` reads (the dice and the cube first, then the
     checkers): its time, its dice and cube, and its checkers.  From a generator of its own, so
     the set-up's other frames are those of runs before the dice were thrown."""
@@ -225,8 +231,11 @@ def _with_a_roll(seed: int, index: int, position: Position, size: tuple[int, int
             right = hit is not None and (hit.value, hit.colour.value, hit.cocked) == (
                 die.value, colour, False)
             tally.flat_right += right
+            tally.resting_dice += bool(die.resting)
+            tally.resting_right += right and bool(die.resting)
             if not right:
-                tally.wrong.append(f"{where}: a {colour} {die.value} read as {seen_as}")
+                against = f" against the {die.resting.replace('die', 'other die')}" if die.resting else ""
+                tally.wrong.append(f"{where}: a {colour} {die.value}{against} read as {seen_as}")
     tally.false_dice += len(stray)
     for die in stray:
         tally.wrong.append(f"{where}: a {die.colour.value} {die.value} read where no die lies, at "
@@ -324,6 +333,8 @@ def main() -> int:
             print(f"  ms per frame       median {statistics.median(full):.2f}, "
                   f"p95 {full[int(0.95 * (len(full) - 1))]:.2f}")
             print(f"  flat dice right    {percent(t.flat_right, t.flat_dice)}")
+            print(f"    of them resting  {percent(t.resting_right, t.resting_dice)}  (against a checker, "
+                  "the rim, the bar or the other die)")
             print(f"  cocked flagged     {percent(t.cocked_flagged, t.cocked_dice)}")
             print(f"  dice where none    {t.false_dice}")
             print(f"  cube right         {percent(t.cube_right, t.dice_frames)}")

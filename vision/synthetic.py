@@ -142,6 +142,9 @@ class DieTruth:
     cocked: bool
     centre: tuple[float, float]
     side: float
+    #: What a flat die rests against, within `RESTING_GAP` of its side: ``"checker"``, ``"rim"``,
+    #: ``"bar"`` or ``"die"`` (the other die); ``""`` on free wood, and for a cocked die.
+    resting: str = ""
 
 
 CUBE_PLACES = ("center", "white", "black")
@@ -289,11 +292,57 @@ def _draw_checker(image: Image, centre: tuple[float, float], radius: float, colo
     cv2.circle(image, c, round(radius * 0.35 * scale), shine, -1, cv2.LINE_AA, 4)
 
 
-def draw_board(position: Position, style: Style, rng: random.Random,
-               dice: tuple[tuple[DieSpec, tuple[float, float], float], ...] = (),
-               cube: tuple[CubeSpec, tuple[float, float], float] | None = None) -> Image:
+def _checker_radius(style: Style) -> float:
+    return GEOMETRY.checker / 2 * 0.97 * style.checker_size
+
+
+def _lay_checkers(position: Position, style: Style, rng: random.Random,
+                  origin: tuple[float, float] = (0.0, 0.0)) -> list[tuple[tuple[float, float], BGR, bool]]:
+    """(centre, colour, raised) of every checker, in the order they are laid down: on the points,
+    a second layer above five, and on the bar; on the playing area moved to ``origin``."""
+    g = GEOMETRY
+    ox, oy = origin
+
+    def nudge(place: int) -> random.Random:
+        # Where a checker rests on its slot: fixed per place in a sequence, so moving one
+        # checker does not shift the others.
+        return rng if style.grain is None else random.Random(style.grain * 1000 + place)
+
+    laid: list[tuple[tuple[float, float], BGR, bool]] = []
+    for point in range(1, 25):
+        count = position.at(point)
+        colour = style.checkers[0] if count > 0 else style.checkers[1]
+        n = abs(count)
+        for slot in range(min(n, 5)):
+            cx, cy = g.slot_centre(point, slot)
+            # A row of smaller or larger checkers still starts at the point's edge.
+            edge = 0.0 if g.is_top(point) else g.height
+            cy = edge + (cy - edge) * style.checker_size
+            at = nudge(point * 8 + slot)
+            laid.append(((cx + ox + at.uniform(-3, 3), cy + oy + at.uniform(-3, 3)), colour, False))
+        for slot in range(n - 5):
+            cx, cy = g.slot_centre(point, slot % 5)
+            laid.append(((cx + ox + 8, cy + oy + 8), colour, True))
+    for player, top in ((Player.WHITE, True), (Player.BLACK, False)):
+        colour = style.checkers[player]
+        for slot in range(position.bar[player]):
+            # Smaller checkers stand closer on the bar too, a row of them out from its middle.
+            cx, cy = g.sized(g.checker * style.checker_size).bar_slot(top, slot % 4)
+            at = nudge(200 + 20 * int(player) + slot)
+            laid.append(((cx + ox + at.uniform(-3, 3), cy + oy + at.uniform(-3, 3)), colour, slot >= 4))
+    return laid
+
+
+Thrown = tuple[DieSpec, tuple[float, float], float, str]  # a die, its centre and angle, what it rests against
+
+
+def draw_board(position: Position, style: Style, rng: random.Random, dice: tuple[DieSpec, ...] = (),
+               landing: tuple[tuple[float, float, float], ...] | None = None,
+               cube: tuple[CubeSpec, tuple[float, float], float] | None = None,
+               ) -> tuple[Image, tuple[Thrown, ...]]:
     """The board from straight above, on a canvas with the frame and tray (numbering frame),
-    with ``dice`` as (die, centre on the playing area, angle) on top."""
+    with ``dice`` thrown on top (at ``landing``: (x, y, angle) each on the playing area, or
+    where `_throw` puts them among the checkers as laid), and the dice as thrown."""
     width, height = _canvas_size()
     fixed = rng if style.grain is None else random.Random(style.grain)
     canvas = _wood(fixed, (height, width), style.wood)
@@ -313,35 +362,12 @@ def draw_board(position: Position, style: Style, rng: random.Random,
     bx0, bx1 = bx0 + narrower, bx1 - narrower
     bar = _shade(style.wood, 0.75) if style.bar is None else style.bar
     cv2.rectangle(canvas, (int(ox + bx0), int(oy + by0)), (int(ox + bx1), int(oy + by1)), bar, -1)
-    radius = g.checker / 2 * 0.97 * style.checker_size
-    # (centre, colour, raised) of every checker, in the order they are laid down.
-    placed: list[tuple[tuple[float, float], BGR, bool]] = []
-    def nudge(place: int) -> random.Random:
-        # Where a checker rests on its slot: fixed per place in a sequence, so moving one
-        # checker does not shift the others.
-        return rng if style.grain is None else random.Random(style.grain * 1000 + place)
-
-    for point in range(1, 25):
-        count = position.at(point)
-        colour = style.checkers[0] if count > 0 else style.checkers[1]
-        n = abs(count)
-        for slot in range(min(n, 5)):
-            cx, cy = g.slot_centre(point, slot)
-            # A row of smaller or larger checkers still starts at the point's edge.
-            edge = 0.0 if g.is_top(point) else g.height
-            cy = edge + (cy - edge) * style.checker_size
-            at = nudge(point * 8 + slot)
-            placed.append(((cx + ox + at.uniform(-3, 3), cy + oy + at.uniform(-3, 3)), colour, False))
-        for slot in range(n - 5):
-            cx, cy = g.slot_centre(point, slot % 5)
-            placed.append(((cx + ox + 8, cy + oy + 8), colour, True))
-    for player, top in ((Player.WHITE, True), (Player.BLACK, False)):
-        colour = style.checkers[player]
-        for slot in range(position.bar[player]):
-            # Smaller checkers stand closer on the bar too, a row of them out from its middle.
-            cx, cy = g.sized(g.checker * style.checker_size).bar_slot(top, slot % 4)
-            at = nudge(200 + 20 * int(player) + slot)
-            placed.append(((cx + ox + at.uniform(-3, 3), cy + oy + at.uniform(-3, 3)), colour, slot >= 4))
+    radius = _checker_radius(style)
+    placed = _lay_checkers(position, style, rng, (ox, oy))
+    if landing is None:
+        thrown = _throw(dice, [(cx - ox, cy - oy) for (cx, cy), _, _ in placed], radius, rng)
+    else:
+        thrown = tuple((spec, (x, y), angle, "") for spec, (x, y, angle) in zip(dice, landing, strict=True))
     # A wooden disc ~9 mm thick casts a soft shadow away from the lamp; shadows fall on the board
     # first, then on the layer below a raised checker.
     sun = math.radians(style.sun)
@@ -361,7 +387,7 @@ def draw_board(position: Position, style: Style, rng: random.Random,
             y = oy + (20 + index * 14 if player is Player.WHITE else g.height - 20 - index * 14)
             top_left, bottom_right = (int(tray_x + 15), int(y)), (int(tray_x + TRAY - 45), int(y + 11))
             cv2.rectangle(canvas, top_left, bottom_right, colour, -1)
-    for spec, (x, y), angle in dice:
+    for spec, (x, y), angle, _ in thrown:
         _draw_die(canvas, (x + ox, y + oy), g.die, spec, angle, sun, rng)
     if style.mirror:
         canvas = np.ascontiguousarray(canvas[:, ::-1])
@@ -369,7 +395,7 @@ def draw_board(position: Position, style: Style, rng: random.Random,
         face, (x, y), angle = cube
         x = x + ox if not style.mirror else width - (x + ox)
         _draw_cube(canvas, (x, y + oy), face, angle, sun, rng)
-    return canvas
+    return canvas, thrown
 
 
 #: Pip places on a face of side 1 centred at 0, per value.
@@ -486,41 +512,113 @@ def _draw_cube(image: Image, centre: tuple[float, float], cube: CubeSpec, angle:
     region[covered] = turned[covered]
 
 
-def _throw(position: Position, dice: tuple[DieSpec, ...], rng: random.Random) -> list[tuple[float, float]]:
-    """Where each die lands on the canonical board: flat dice on free wood, cocked ones against a
-    checker or the rim; never on one another."""
+#: The share of flat dice thrown to rest against something: a checker, the rim, the bar or the
+#: other die.  A real throw ends there often on a crowded board, and the reader must not take
+#: such a die for one leaning there cocked (docs/dice.md, *Flat dice beside a checker*).
+RESTING_SHARE = 0.3
+#: A flat die rests against something when it is less than this share of its side clear of it;
+#: a die thrown onto free wood is at least that clear of everything.
+RESTING_GAP = 0.15
+
+
+def _square_to_disc(centre: tuple[float, float], angle: float, disc: tuple[float, float],
+                    radius: float) -> float:
+    """How far a die of side `GEOMETRY.die` at ``centre``, turned ``angle``, is clear of a disc
+    (negative where they overlap): the distance from the disc's centre to the square, less its radius."""
+    dx, dy = disc[0] - centre[0], disc[1] - centre[1]
+    c, s = math.cos(angle), math.sin(angle)
+    half = GEOMETRY.die / 2
+    qx, qy = abs(dx * c + dy * s) - half, abs(-dx * s + dy * c) - half
+    return math.hypot(max(qx, 0.0), max(qy, 0.0)) + min(max(qx, qy), 0.0) - radius
+
+
+def _reach(angle: float) -> float:
+    """How far a die turned ``angle`` reaches from its centre along the board's x or y axis."""
+    return GEOMETRY.die / 2 * (abs(math.cos(angle)) + abs(math.sin(angle)))
+
+
+def _squares_gap(a: tuple[float, float], a_angle: float, b: tuple[float, float], b_angle: float) -> float:
+    """How far two dice are clear of each other along the axis that parts them best (their
+    sides' four directions): negative exactly when they overlap, else at most their distance."""
+    half = GEOMETRY.die / 2
+    gap = -math.inf
+    for angle in (a_angle, a_angle + math.pi / 2, b_angle, b_angle + math.pi / 2):
+        nx, ny = math.cos(angle), math.sin(angle)
+        reach = sum(half * (abs(math.cos(t - angle)) + abs(math.sin(t - angle))) for t in (a_angle, b_angle))
+        gap = max(gap, abs((b[0] - a[0]) * nx + (b[1] - a[1]) * ny) - reach)
+    return gap
+
+
+def _throw(dice: tuple[DieSpec, ...], checkers: Sequence[tuple[float, float]], radius: float,
+           rng: random.Random) -> tuple[Thrown, ...]:
+    """Where each die lands on the playing area among ``checkers`` (discs of ``radius``), and
+    what it rests against.
+
+    A flat die never overlaps a checker, the rim, the bar or the other die: it would lie on it,
+    tilted.  `RESTING_SHARE` of them come to rest against one of those, the others on free wood.
+    The bar is its whole column, where a narrower bar is drawn too: the cube on it stays clear.
+    A cocked die leans on a checker (its centre within half a side of the disc's edge, or over
+    it) or on the rim, never on the bar nor near the other die."""
     g = GEOMETRY
     side = g.die
-    checkers = [g.slot_centre(p, s) for p in range(1, 25) for s in range(min(5, abs(position.at(p))))]
-    spots: list[tuple[float, float]] = []
+    bx0, _, bx1, _ = g.bar_box()
+    thrown: list[Thrown] = []
     for spec in dice:
-        for _ in range(500):
-            x, y = rng.uniform(side, g.width - side), rng.uniform(side, g.height - side)
-            bx0, _, bx1, _ = g.bar_box()
-            if bx0 - side < x < bx1 + side:
+        resting = not spec.cocked and rng.random() < RESTING_SHARE
+        for _ in range(5000):
+            angle = rng.uniform(0, math.pi / 2)
+            if spec.cocked:
+                x, y = rng.uniform(side, g.width - side), rng.uniform(side, g.height - side)
+                if bx0 - side < x < bx1 + side:
+                    continue
+                nearest = min((math.hypot(x - cx, y - cy) - radius for cx, cy in checkers), default=math.inf)
+                rim = min(x, y, g.width - x, g.height - y)
+                if not (nearest < side * 0.5 or rim < side * 0.9):
+                    continue
+                if any(math.hypot(x - sx, y - sy) < side * 1.6 for _, (sx, sy), _, _ in thrown):
+                    continue
+                thrown.append((spec, (x, y), angle, ""))
+                break
+            reach = _reach(angle)
+            x, y = rng.uniform(reach, g.width - reach), rng.uniform(reach, g.height - reach)
+            gaps = {
+                "checker": min((_square_to_disc((x, y), angle, disc, radius) for disc in checkers),
+                               default=math.inf),
+                "rim": min(x, y, g.width - x, g.height - y) - reach,
+                "bar": max(bx0 - x, x - bx1) - reach,
+                "die": min((_squares_gap((x, y), angle, at, turn)
+                            for other, at, turn, _ in thrown if not other.cocked), default=math.inf),
+            }
+            # A cocked die's side face reaches beyond its square: keep clear of it as before.
+            if any(other.cocked and math.hypot(x - ox, y - oy) < side * 1.6
+                   for other, (ox, oy), _, _ in thrown):
                 continue
-            gaps = [math.hypot(x - cx, y - cy) - g.checker / 2 for cx, cy in checkers]
-            nearest = min(gaps, default=1e9)
-            rim = min(x, y, g.width - x, g.height - y)
-            if any(math.hypot(x - sx, y - sy) < side * 1.6 for sx, sy in spots):
+            against = min(gaps, key=lambda kind: gaps[kind])
+            if gaps[against] < 0 or (gaps[against] < RESTING_GAP * side) is not resting:
                 continue
-            if spec.cocked and not (nearest < side * 0.5 or rim < side * 0.9):
-                continue
-            if not spec.cocked and nearest < side * 0.75:
-                continue
-            spots.append((x, y))
+            if resting and against == "die":  # the die it rests against rests against it too
+                for k, (other, at, turn, was) in enumerate(thrown):
+                    gap = _squares_gap((x, y), angle, at, turn)
+                    if not other.cocked and not was and gap < RESTING_GAP * side:
+                        thrown[k] = (other, at, turn, "die")
+            thrown.append((spec, (x, y), angle, against if resting else ""))
             break
         else:
             raise ValueError(f"no room on this board for the die {spec}")
-    return spots
+    return tuple(thrown)
 
 
-def landing_spots(position: Position, dice: tuple[DieSpec, ...],
-                  rng: random.Random) -> tuple[tuple[float, float, float], ...]:
-    """Where ``dice`` land, as :func:`render`'s ``landing``: clear of ``position``'s checkers
-    (pass a position holding every checker the dice must stay clear of while they lie)."""
-    spots = _throw(position, dice, rng)
-    return tuple((x, y, rng.uniform(0, math.pi / 2)) for x, y in spots)
+def landing_spots(position: Position, dice: tuple[DieSpec, ...], rng: random.Random,
+                  style: Style) -> tuple[tuple[float, float, float], ...]:
+    """Where ``dice`` land, as :func:`render`'s ``landing``: clear of ``position``'s checkers as
+    ``style`` lays them (pass a position holding every checker the dice must stay clear of while
+    they lie).  The style must fix where each checker rests (`Style.grain`), or the frames would
+    lay them elsewhere."""
+    if style.grain is None:
+        raise ValueError("dice can be laid ahead of the frames only for a style with a grain")
+    checkers = [centre for centre, _, _ in _lay_checkers(position, style, rng)]
+    thrown = _throw(dice, checkers, _checker_radius(style), rng)
+    return tuple((x, y, angle) for _, (x, y), angle, _ in thrown)
 
 
 def _playing_area_corners(mirror: bool) -> FloatArray:
@@ -733,19 +831,13 @@ def render(
     dice stay put while checkers move round them; ``cube_at`` likewise keeps the cube where
     :func:`cube_pose` put it."""
     style = style or Style.random(rng)
-    if landing is None:
-        spots = _throw(position, dice, rng)
-        thrown = tuple((spec, spot, rng.uniform(0, math.pi / 2))
-                       for spec, spot in zip(dice, spots, strict=True))
-    else:
-        thrown = tuple((spec, (x, y), angle) for spec, (x, y, angle) in zip(dice, landing, strict=True))
     if cube is None:
         placed_cube = None
     elif cube_at is None:
         placed_cube = (cube, _cube_spot(cube, rng), rng.uniform(0, 360))
     else:
         placed_cube = (cube, (cube_at[0], cube_at[1]), cube_at[2])
-    board = draw_board(position, style, rng, thrown, placed_cube)
+    board, thrown = draw_board(position, style, rng, dice, landing, placed_cube)
     ch, cw = board.shape[:2]
     source = np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], np.float64)
     quad = _camera_quad(style, size, rng) if mount is None else mount
@@ -800,12 +892,11 @@ def _cube_truth(cube: tuple[CubeSpec, tuple[float, float], float] | None, mirror
     return CubeTruth(spec.face, spec.place, centre, side)
 
 
-def _dice_truth(thrown: tuple[tuple[DieSpec, tuple[float, float], float], ...], mirror: bool,
-                warp: FloatArray) -> tuple[DieTruth, ...]:
+def _dice_truth(thrown: tuple[Thrown, ...], mirror: bool, warp: FloatArray) -> tuple[DieTruth, ...]:
     out = []
-    for spec, (x, y), _ in thrown:
+    for spec, (x, y), _, resting in thrown:
         centre, side = _seen(x, y, GEOMETRY.die, mirror, warp)
-        out.append(DieTruth(spec.value, spec.colour, spec.cocked, centre, side))
+        out.append(DieTruth(spec.value, spec.colour, spec.cocked, centre, side, resting))
     return tuple(out)
 
 

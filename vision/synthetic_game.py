@@ -703,10 +703,11 @@ def _union(positions: Sequence[Position]) -> Position:
     """A board with, on each point, the most checkers any of ``positions`` has there (the places
     dice must stay clear of)."""
     points = tuple(max((abs(p.at(point)) for p in positions), default=0) for point in range(1, 25))
-    return Position(points)
+    bar = tuple(max((p.bar[side] for p in positions), default=0) for side in (0, 1))
+    return Position(points, bar=(bar[0], bar[1]))
 
 
-def _landings(script: GameScript, rng: random.Random) -> list[Any]:
+def _landings(script: GameScript, rng: random.Random, style: Any) -> list[Any]:
     """Per beat, where its lying dice are: the same spots from a throw until the pick-up, clear
     of every checker the board holds on the way (for a hand, the dice before it)."""
     from vision import synthetic
@@ -731,7 +732,7 @@ def _landings(script: GameScript, rng: random.Random) -> list[Any]:
             if later.scene_after.dice != dice:
                 break
             held.append(later.after)
-        return synthetic.landing_spots(_union(held), _specs(dice), rng)
+        return synthetic.landing_spots(_union(held), _specs(dice), rng, style)
 
     current: tuple[tuple[str, int, bool], ...] = ()
     spots: Any = None
@@ -821,7 +822,7 @@ def render_script(script: GameScript, seed: int, size: tuple[int, int] = (1280, 
     else every frame of every beat, named by their index from 0)."""
     renderer = GameRenderer(seed, size)
     rng = renderer.maker.rng
-    landings = _landings(script, random.Random(seed + 1))
+    landings = _landings(script, random.Random(seed + 1), renderer.maker.style)
     index = 0
     still_number = 0
     for i, beat in enumerate(script.beats):

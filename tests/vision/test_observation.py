@@ -100,7 +100,7 @@ def test_a_die_leaning_on_a_checker_is_no_hand_over_the_board(setup_factory: Cal
     as what they can hold, and the points there are unsure.  (Its two places lie away from the
     playing area's rim, so even untold the rim rule no longer takes them for a hand.)"""
     setup = setup_factory(35)
-    rng = random.Random(1037)  # (found by rendering: the die leans on a checker by point 4)
+    rng = random.Random(1136)  # (found by rendering: the die leans on a checker by point 4)
     dice = (synthetic.DieSpec(2, Player.BLACK, cocked=True), synthetic.DieSpec(5, Player.BLACK))
     frame, truth = synthetic.render(synthetic.random_scene(rng), rng, style=setup.style, mount=setup.mount,
                                     dice=dice)
@@ -120,16 +120,16 @@ def test_a_die_leaning_on_a_checker_is_no_hand_over_the_board(setup_factory: Cal
 
 
 def test_corners_mode_reads_no_checker_under_a_flat_die() -> None:
-    """With no calibration either, a die lying flat on a free place is no checker.  Not told of the
-    dice, corners mode read one as a checker of its colour on 5 of the boards 900-915; since a
-    point's places are read as a row (`vision.reading.in_rows`), a die beyond the row mostly is
-    not, but one at a point's edge still is (boards 900 and 937 of 900-949; board 930's die, read
-    as a lone checker of a side seen 16 times, has been taken off since `at_most_fifteen` looks
-    for a rim)."""
+    """With no calibration either, a die lying flat on or beside a free place is no checker.  Not
+    told of the dice, corners mode read one as a checker of its colour on 10 of the boards 900-949
+    (since flat dice also come to rest against checkers, the rim and the bar); told, on none.  The
+    places under a die are empty, and an empty point beside one takes no checker from the discs
+    the circle finder sees there: on boards 904 and 909 it took a white die at an empty point's
+    edge for a checker's rim (`vision.corners.plain_rows`)."""
     from vision.corners import read_corners
     from vision.observation import observe_corners
 
-    for seed in (900, 937):
+    for seed in (900, 904, 909):
         rng = random.Random(seed)
         style = synthetic.Style.random(rng, hand=False)
         mount = synthetic.camera(style, rng, (1280, 960))
@@ -226,10 +226,10 @@ def test_a_fitting_the_start_frame_shows_is_no_die() -> None:
     frame, _ = synthetic.render(Position.start(), rng, style=style, mount=mount, dice=thrown)
     frame = printed_die(frame, truth.corners, *logo)
     assert sorted(d.value for d in observe(frame, calibration).dice) == [3, 5]
-    # Not told of the fitting, the reader takes it for a white 1, surer than the thrown 3, and as
-    # the set has two white dice the 3 is dropped.
+    # Not told of the fitting, the reader takes it for a white 1, surer than the thrown 5, and as
+    # the set has two white dice the 5 is dropped.
     untold = replace(calibration, fittings=())
-    assert sorted(d.value for d in observe(frame, untold).dice) == [1, 5]
+    assert sorted(d.value for d in observe(frame, untold).dice) == [1, 3]
 
 
 def test_corners_mode_takes_a_die_on_the_bar_for_a_hinge() -> None:
