@@ -137,14 +137,15 @@ def propped(dice: Sequence[Die], reading: Reading, corners: np.ndarray,
     as any value (`Die.first_cocked`) within `RESTS_WITHIN` sides of something is cocked: of the
     3,170 flat dice of the games, 2 lay that near (the checkers being where their places are,
     not where they lie), with first odds of cocked of 0.24 and 0.21, and the 17 flat dice called
-    cocked at first then read flat lay 0.85 sides or more from everything.  But the games never
-    land a flat die nearer than 0.75 sides to a checker, as a real throw often does.  On 120
+    cocked at first then read flat lay 0.85 sides or more from everything.  But those games never
+    landed a flat die nearer than 0.75 sides to a checker, as a real throw often does.  On 120
     frames with every flat die's centre 0.5 to 0.75 sides from a checker (some dice's corners over
     its rim), a first doubt within 0.6 sides called 11 of 240 flat dice cocked, and within the
     half side of a die touching face on, 2; with the dice resting against the checkers without
     overlapping them, neither called any.  The same cocked dice of the games and the benchmark
-    are flagged either way.  The checkers stand where ``g`` lays them out (for the board's own
-    checkers' size)."""
+    are flagged either way.  (The synthetic throw now lands flat dice against things too:
+    `vision.synthetic.RESTING_SHARE`.)  The checkers stand where ``g`` lays them out (for the
+    board's own checkers' size)."""
     asked = [i for i, die in enumerate(dice) if die.cocked or die.first_cocked is not None]
     if not asked:
         return tuple(dice)
