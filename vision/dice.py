@@ -687,6 +687,53 @@ def _face_confidence(p: np.ndarray) -> float:
     return float(p[CUBE:].max() / max(1e-9, p[CUBE:].sum()))
 
 
+def _read_board_places(frame: np.ndarray, places: list[Place], die_sides: DieSides, config: DiceConfig,
+                       models: Path) -> tuple[np.ndarray, np.ndarray, dict[int, float]]:
+    """The crops and reader probabilities of ``places`` on a board (each place moved, in the list,
+    to where its die was read), and for each die read flat whose first reading found it cocked at
+    least as likely as any value, how sure that reading was (`Die.first_cocked`)."""
+    crops, probabilities, dice_like, guessed = _sort_places(frame, places, die_sides, config, models)
+    # Where a die cannot lie flat, cocked at least as likely as any value is enough
+    # (`vision.observation.propped`); elsewhere `_face` asks `DiceConfig.cocked_odds` of it.
+    first_cocked = {i: float(probabilities[i, COCKED] / (1.0 - probabilities[i, NOT_A_DIE]))
+                    for i in dice_like if probabilities[i, COCKED] >= probabilities[i, 1:COCKED].max()}
+    if dice_like:
+        # A die read with doubt (or called cocked) may have been cut off its centre: look
+        # for it round there, and read it again where it was found.  So may a place read as
+        # a die with less than `min_read`: a white 2 on a pale point, half a side from where
+        # the detector put it, was read 0.41 a die and dropped, and the referee saw the
+        # throw only with a checker already lifted (game 15 of the referee bench).  Found, it
+        # read 0.90; the best place round a light gap between two black checkers (tuning
+        # board 5,000,014), 0.55.
+        faint = {k for k, i in enumerate(dice_like)
+                 if config.search_min <= 1.0 - probabilities[i, NOT_A_DIE] < config.min_read}
+        doubtful = [k for k, i in enumerate(dice_like)
+                    if k in faint or _doubtful(probabilities[i], config)]
+        found = centre_on_dice(frame, [guessed[k] for k in doubtful], config, models)
+        moved = [(dice_like[k], place) for k, place in zip(doubtful, found, strict=True)
+                 if place != guessed[k]]
+        if moved:
+            again = [i for i, _ in moved]
+            crops[again], probabilities[again] = read_places(frame, [place for _, place in moved], config,
+                                                             models)
+        for k in faint:
+            if 1.0 - probabilities[dice_like[k], NOT_A_DIE] < config.search_read:
+                probabilities[dice_like[k]] = np.eye(CLASSES)[NOT_A_DIE]
+        read_at = dict(zip(dice_like, guessed, strict=True)) | dict(moved)
+        for i, place in read_at.items():
+            places[i] = place
+        confirm_cocked(frame, read_at, probabilities, config, models)
+    return crops, probabilities, first_cocked
+
+
+def _round_a_die(place: Place) -> list[Place]:
+    """Places where a second die lying against the die at ``place`` has its centre: a side and a
+    bit, or a side and a third (corner to face), away in twelve directions."""
+    x, y, size = place
+    return [(x + r * size * float(np.cos(a)), y + r * size * float(np.sin(a)), size)
+            for r in (1.05, 1.3) for a in np.arange(12) * np.pi / 6]
+
+
 def find_objects(frame: np.ndarray, config: DiceConfig = DiceConfig(), models: Path = DATA,
                  view: DetectorView | None = None, die_sides: DieSides | None = None,
                  ) -> tuple[tuple[Die, ...], tuple[Cube, ...]]:
@@ -708,37 +755,18 @@ def find_objects(frame: np.ndarray, config: DiceConfig = DiceConfig(), models: P
         crops, probabilities = read_places(frame, places, config, models)
         read_at_photo_size(frame, places, crops, probabilities, config, models)
     else:
-        crops, probabilities, dice_like, guessed = _sort_places(frame, places, die_sides, config, models)
-        # Where a die cannot lie flat, cocked at least as likely as any value is enough
-        # (`vision.observation.propped`); elsewhere `_face` asks `DiceConfig.cocked_odds` of it.
-        first_cocked = {i: float(probabilities[i, COCKED] / (1.0 - probabilities[i, NOT_A_DIE]))
-                        for i in dice_like if probabilities[i, COCKED] >= probabilities[i, 1:COCKED].max()}
-        if dice_like:
-            # A die read with doubt (or called cocked) may have been cut off its centre: look
-            # for it round there, and read it again where it was found.  So may a place read as
-            # a die with less than `min_read`: a white 2 on a pale point, half a side from where
-            # the detector put it, was read 0.41 a die and dropped, and the referee saw the
-            # throw only with a checker already lifted (game 15 of the referee bench).  Found, it
-            # read 0.90; the best place round a light gap between two black checkers (tuning
-            # board 5,000,014), 0.55.
-            faint = {k for k, i in enumerate(dice_like)
-                     if config.search_min <= 1.0 - probabilities[i, NOT_A_DIE] < config.min_read}
-            doubtful = [k for k, i in enumerate(dice_like)
-                        if k in faint or _doubtful(probabilities[i], config)]
-            found = centre_on_dice(frame, [guessed[k] for k in doubtful], config, models)
-            moved = [(dice_like[k], place) for k, place in zip(doubtful, found, strict=True)
-                     if place != guessed[k]]
-            if moved:
-                again = [i for i, _ in moved]
-                crops[again], probabilities[again] = read_places(frame, [place for _, place in moved], config,
-                                                                 models)
-            for k in faint:
-                if 1.0 - probabilities[dice_like[k], NOT_A_DIE] < config.search_read:
-                    probabilities[dice_like[k]] = np.eye(CLASSES)[NOT_A_DIE]
-            read_at = dict(zip(dice_like, guessed, strict=True)) | dict(moved)
-            for i, place in read_at.items():
-                places[i] = place
-            confirm_cocked(frame, read_at, probabilities, config, models)
+        crops, probabilities, first_cocked = _read_board_places(frame, places, die_sides, config, models)
+        lone = [i for i in range(len(places)) if _a_die(probabilities[i], config)]
+        if lone and all(np.hypot(places[i][0] - places[lone[0]][0], places[i][1] - places[lone[0]][1])
+                        < 0.7 * places[lone[0]][2] for i in lone):  # one die, maybe seen twice
+            # A throw is two dice.  The detector never saw two dice lying against each other
+            # and puts no place on the second (2 of the referee bench's 1,585 flat rolls, once
+            # dice came to rest against things): read round a die found alone for one there.
+            ring = _round_a_die(places[lone[0]])
+            more_crops, more, more_cocked = _read_board_places(frame, ring, die_sides, config, models)
+            first_cocked |= {len(places) + i: odds for i, odds in more_cocked.items()}
+            places, crops = [*places, *ring], np.concatenate([crops, more_crops])
+            probabilities = np.concatenate([probabilities, more])
     dice: list[Die] = []
     cubes: list[Cube] = []
     # Surest first, so a second peak on the same die (two centres a cell or two apart on a
