@@ -329,7 +329,7 @@ def plain_rows(kinds: np.ndarray, certainty: np.ndarray, discs: Callable[[list[i
 
     A point with a place in ``flat_dice_at`` (a flat die lies on it or beside it) keeps its
     reading: the finder took a white die lying at an empty point's edge for a checker's disc
-    (4 of the 100 boards 900-999 of `tests/vision/test_observation.py`'s renderer)."""
+    (boards 904 and 909 of `tests/vision/test_observation.py`'s renderer)."""
     beside = set(flat_dice_at)
     bare = [point for point in range(1, 25)
             if (kinds[[place_index(point, slot) for slot in range(SLOTS)]] == EMPTY).all()

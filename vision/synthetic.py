@@ -4,7 +4,9 @@ Every frame comes from a seeded :class:`random.Random` and varies what a real
 mount varies: perspective up to about 25°, any rotation, both mirror layouts,
 wood, triangle and checker colours, light, shadows, glare, noise, JPEG
 artefacts, blur, checkers touching or stacked above five, checkers on the bar,
-and hands and arms over the board.  :class:`Truth` carries the answer.
+hands and arms over the board, and dice thrown flat or cocked, some flat ones
+resting against a checker, the rim, the bar or each other.  :class:`Truth`
+carries the answer.
 """
 
 from __future__ import annotations
