@@ -262,11 +262,10 @@ def read_corners(frame: Image, corners: FloatArray, model: SlotModel | None = No
     # them false, cost 4 of their 175 points right.  With no frame of the empty board the
     # triangles' bases are drawn, not learnt, so a pale base read as a white checker is emptied
     # when its only disc is that base.
-    beside_dice = places_under(flat_dice, corners, GEOMETRY.checker / 2 + GEOMETRY.die)
     kinds = recount(kinds, certainty, probabilities, partial(discs_per_point, view, base_edge=BASE_EDGE),
-                    RECOUNT_BELOW, rim_shows=rim_shows(looks), flat_dice_at=beside_dice)
+                    RECOUNT_BELOW, rim_shows=rim_shows(looks))
     rims = partial(discs_per_point, view, base_edge=PLAIN_EDGE, fit=True)
-    kinds, certainty = plain_rows(kinds, certainty, rims, looks, described, beside_dice)
+    kinds, certainty = plain_rows(kinds, certainty, rims, looks, described)
     kinds = colour_bar(colour_unsure_points(kinds, certainty, described), described)
     kinds = at_most_fifteen(without_hinges(kinds), certainty, partial(discs_per_point, view))
     return timed(count(kinds, certainty, past_fifth(kinds, rims)), started)
@@ -316,8 +315,7 @@ def past_fifth(kinds: np.ndarray, discs: Callable[[list[int]], Rows]) -> np.ndar
 
 
 def plain_rows(kinds: np.ndarray, certainty: np.ndarray, discs: Callable[[list[int]], Rows],
-               looks: Templates, described: np.ndarray,
-               flat_dice_at: Sequence[int] = ()) -> tuple[np.ndarray, np.ndarray]:
+               looks: Templates, described: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``kinds`` and ``certainty`` (128,) with every point read empty given the row of discs
     that ``discs`` (asked with `PLAIN_EDGE`) finds on it, in the colour whose look (``looks``)
     its places' faces in ``described`` are nearer.  Such a point's places are given as 0.5 sure:
@@ -325,15 +323,9 @@ def plain_rows(kinds: np.ndarray, certainty: np.ndarray, discs: Callable[[list[i
 
     The corners model is sure of what it has seen in training, and on the real photos it read
     black checkers on black triangles with a metal rim (the tournament boards), and gold ones
-    on a pale board, as empty, sure to 0.99 or more, while the circle finder found them.
-
-    A point with a place in ``flat_dice_at`` (a flat die lies on it or beside it) keeps its
-    reading: the finder took a white die lying at an empty point's edge for a checker's disc
-    (boards 904 and 909 of `tests/vision/test_observation.py`'s renderer)."""
-    beside = set(flat_dice_at)
+    on a pale board, as empty, sure to 0.99 or more, while the circle finder found them."""
     bare = [point for point in range(1, 25)
-            if (kinds[[place_index(point, slot) for slot in range(SLOTS)]] == EMPTY).all()
-            and not beside & {place_index(point, slot) for slot in range(SLOTS)}]
+            if (kinds[[place_index(point, slot) for slot in range(SLOTS)]] == EMPTY).all()]
     if not bare:
         return kinds, certainty
     rows = discs(bare)
