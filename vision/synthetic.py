@@ -535,19 +535,18 @@ def _square_to_disc(centre: tuple[float, float], angle: float, disc: tuple[float
 
 
 def _reach(angle: float) -> float:
-    """How far a die turned ``angle`` reaches from its centre along the board's x or y axis."""
+    """How far a die turned ``angle`` reaches from its centre along the board's x or y axis (or,
+    turned ``angle`` from any axis, along that axis)."""
     return GEOMETRY.die / 2 * (abs(math.cos(angle)) + abs(math.sin(angle)))
 
 
 def _squares_gap(a: tuple[float, float], a_angle: float, b: tuple[float, float], b_angle: float) -> float:
     """How far two dice are clear of each other along the axis that parts them best (their
     sides' four directions): negative exactly when they overlap, else at most their distance."""
-    half = GEOMETRY.die / 2
     gap = -math.inf
     for angle in (a_angle, a_angle + math.pi / 2, b_angle, b_angle + math.pi / 2):
-        nx, ny = math.cos(angle), math.sin(angle)
-        reach = sum(half * (abs(math.cos(t - angle)) + abs(math.sin(t - angle))) for t in (a_angle, b_angle))
-        gap = max(gap, abs((b[0] - a[0]) * nx + (b[1] - a[1]) * ny) - reach)
+        apart = abs((b[0] - a[0]) * math.cos(angle) + (b[1] - a[1]) * math.sin(angle))
+        gap = max(gap, apart - _reach(a_angle - angle) - _reach(b_angle - angle))
     return gap
 
 
@@ -583,13 +582,14 @@ def _throw(dice: tuple[DieSpec, ...], checkers: Sequence[tuple[float, float]], r
                 break
             reach = _reach(angle)
             x, y = rng.uniform(reach, g.width - reach), rng.uniform(reach, g.height - reach)
+            to_dice = {k: _squares_gap((x, y), angle, at, turn)
+                       for k, (other, at, turn, _) in enumerate(thrown) if not other.cocked}
             gaps = {
                 "checker": min((_square_to_disc((x, y), angle, disc, radius) for disc in checkers),
                                default=math.inf),
                 "rim": min(x, y, g.width - x, g.height - y) - reach,
                 "bar": max(bx0 - x, x - bx1) - reach,
-                "die": min((_squares_gap((x, y), angle, at, turn)
-                            for other, at, turn, _ in thrown if not other.cocked), default=math.inf),
+                "die": min(to_dice.values(), default=math.inf),
             }
             # A cocked die's side face reaches beyond its square: keep clear of it as before.
             if any(other.cocked and math.hypot(x - ox, y - oy) < side * 1.6
@@ -599,9 +599,9 @@ def _throw(dice: tuple[DieSpec, ...], checkers: Sequence[tuple[float, float]], r
             if gaps[against] < 0 or (gaps[against] < RESTING_GAP * side) is not resting:
                 continue
             if resting and against == "die":  # the die it rests against rests against it too
-                for k, (other, at, turn, was) in enumerate(thrown):
-                    gap = _squares_gap((x, y), angle, at, turn)
-                    if not other.cocked and not was and gap < RESTING_GAP * side:
+                for k, gap in to_dice.items():
+                    other, at, turn, was = thrown[k]
+                    if not was and gap < RESTING_GAP * side:
                         thrown[k] = (other, at, turn, "die")
             thrown.append((spec, (x, y), angle, against if resting else ""))
             break
