@@ -63,6 +63,15 @@ cocked roll of the games (docs/dice.md, *Tried and not kept*).  With v4's networ
 ``--cube-share 0.25`` (a quarter of a board's crops show its cube) mended the cube's 8 read as a
 die, but flagged fewer cocked dice of the tuning boards (docs/dice.md).
 
+Rounds v9 to v11 (2026-11-28, not shipped) are v4's reader recipe again, once the synthetic
+throw rested dice against checkers, the rim, the bar and each other, with v4's networks as the
+decoys' miner (v9; v11 with ``--reader-steps 9000``; v10 also ``--cocked-share 0.35``).  None read
+the referee bench's games and the benchmark's frames at least as well as v4 (docs/dice.md):
+
+    mkdir -p /tmp/v9 && cp /tmp/v4/* /tmp/v9/
+    python tools/train_dice.py --ship --reader-only --boards 400 --reader-steps 6000 --decoys /tmp/v4 \
+        --as-published --reader-widths 16,32,48,64 --cocked-jitter 0.08 --threads 2 --out /tmp/v9
+
 The held-out figures of docs/dice.md come from the v5 reader's recipe without fold 0's photos,
 beside v4's detector (which saw them: only the reader is held out), and the same for the v2
 reader's recipe to compare:
