@@ -177,6 +177,7 @@ def test_a_die_far_off_the_detectors_place_is_followed_onward() -> None:
             step = (onward[0] - first[0], onward[1] - first[1])
             assert step[0] * heading[0] + step[1] * heading[1] > 0, (seed, heading, step)
             assert np.hypot(onward[0] - x, onward[1] - y) < 0.15 * side, (seed, onward, die.centre)
+
             def sides(points: list[tuple[float, float]], side: float = side) -> np.ndarray:
                 return np.full(len(points), side)
 
