@@ -121,6 +121,17 @@ def test_a_black_die_in_bright_light_is_told_by_its_light_pips() -> None:
     assert face_colour(crop_die(image, (145, 145), 50), config) is DieColour.WHITE
 
 
+def _a_black_2_on_free_wood(seed: int) -> tuple[np.ndarray, synthetic.Truth, synthetic.DieTruth]:
+    """A 2028×1520 board with a black 2 thrown on it, lying on free wood for seeds 41, 42 and 44."""
+    rng = random.Random(seed)
+    style = synthetic.Style.random(rng, hand=False)
+    frame, truth = synthetic.render(synthetic.random_scene(rng, 2), rng, dice=(DieSpec(2, Player.BLACK),),
+                                    style=style, size=(2028, 1520))
+    (die,) = truth.dice
+    assert die.resting == "", seed
+    return frame, truth, die
+
+
 def test_a_die_is_read_where_it_lies_not_where_the_detector_guessed() -> None:
     """A place a third of a side off a 2 (the detector's worst are half a side off) cuts into
     its corner pip, and the 2 is read with doubt; the reader's own sense of "a die here" brings
@@ -130,14 +141,8 @@ def test_a_die_is_read_where_it_lies_not_where_the_detector_guessed() -> None:
     from vision.dice import DiceConfig, _doubtful, centre_on_dice, read_places
 
     config = DiceConfig(two_colours=True, crop=CROP)  # the board's reader
-    spec = DieSpec(2, Player.BLACK)
     for seed in (41, 42, 44):
-        rng = random.Random(seed)
-        style = synthetic.Style.random(rng, hand=False)
-        frame, truth = synthetic.render(synthetic.random_scene(rng, 2), rng, dice=(spec,), style=style,
-                                        size=(2028, 1520))
-        (die,) = truth.dice
-        assert die.resting == ""
+        frame, truth, die = _a_black_2_on_free_wood(seed)
         (x, y), side = die.centre, die.side
         off = [(x + 0.3 * side, y - 0.2 * side, side)]
         assert _doubtful(read_places(frame, off, config)[1][0], config)
@@ -160,13 +165,8 @@ def test_a_die_far_off_the_detectors_place_is_followed_onward() -> None:
     from vision.dice import NOT_A_DIE, DiceConfig, _read_board_places, centre_on_dice
 
     config = DiceConfig(two_colours=True, crop=CROP)
-    spec = DieSpec(2, Player.BLACK)
     for seed in (41, 42, 44):
-        rng = random.Random(seed)
-        style = synthetic.Style.random(rng, hand=False)
-        frame, truth = synthetic.render(synthetic.random_scene(rng, 2), rng, dice=(spec,), style=style,
-                                        size=(2028, 1520))
-        (die,) = truth.dice
+        frame, _, die = _a_black_2_on_free_wood(seed)
         (x, y), side = die.centre, die.side
         for ox, oy in ((0.55, 0.0), (0.0, 0.55)):
             off = (x + ox * side, y + oy * side, side)
