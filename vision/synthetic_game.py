@@ -57,7 +57,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.buttons import Button, ButtonEvent
 from engine.dice import Roll
@@ -71,6 +71,9 @@ from engine.scene import Scene
 from engine.selfplay import choose_play
 from engine.turn import Ask
 from engine.variants import Variant, find_variant
+
+if TYPE_CHECKING:  # the renderer (OpenCV) loads only when a script is drawn
+    from vision.synthetic import Style
 
 #: Variants whose whole games this module scripts: one roll, one stage per turn, and boards
 #: the renderer draws as the camera sees them.
@@ -707,7 +710,7 @@ def _union(positions: Sequence[Position]) -> Position:
     return Position(points, bar=(bar[0], bar[1]))
 
 
-def _landings(script: GameScript, rng: random.Random, style: Any) -> list[Any]:
+def _landings(script: GameScript, rng: random.Random, style: Style) -> list[Any]:
     """Per beat, where its lying dice are: the same spots from a throw until the pick-up, clear
     of every checker the board holds on the way (for a hand, the dice before it)."""
     from vision import synthetic
