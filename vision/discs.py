@@ -137,6 +137,39 @@ def _inner_edge(gradients: Gradients, x: float, y: float, radius: float, tip: fl
     return float(np.median(across[best, _INNER]) / max(float(whole[best]), 1e-6))
 
 
+#: Contrast across a checker's edge (the strongest channel's Sobel of the view, blurred) from which
+#: a stretch of it counts as showing (`rim_round`).  The rims of the checkers under the cocked dice
+#: of `vision.reading.cocked_on_checkers` showed a median 69 to 169 along their edge in sight.
+RIM_CONTRAST = 40.0
+#: A rim is seen on at least this many of `_ANGLES` outside what hides it, or not judged.
+RIM_ANGLES = 8
+
+
+def rim_round(view: Image, centre: tuple[float, float], radius: float, hidden: tuple[float, float],
+              hidden_radius: float) -> float | None:
+    """How much of a checker's rim shows round ``centre`` (nominal canonical px, ``radius``): the
+    share of its edge outside the disc of ``hidden_radius`` round ``hidden`` (what lies over the
+    checker) whose contrast reaches `RIM_CONTRAST`, on the circle near it that shows most
+    (`_NUDGE`: a checker stands a little off its place).  None when too little of the edge is in
+    sight to tell (`RIM_ANGLES`).  Only a patch round the circle is looked at."""
+    x, y = centre
+    outside = np.hypot(x + radius * np.cos(_ANGLES) - hidden[0],
+                       y + radius * np.sin(_ANGLES) - hidden[1]) > hidden_radius
+    if outside.sum() < RIM_ANGLES:
+        return None
+    vx, vy = to_view(x, y)
+    reach = radius * SCALE * 1.5
+    height, width = view.shape[:2]
+    left, top = max(0, int(vx - reach)), max(0, int(vy - reach))
+    patch = view[top:min(height, int(vy + reach) + 1), left:min(width, int(vx + reach) + 1)]
+    if min(patch.shape[:2]) < 4:
+        return None
+    circles = np.array([[vx - left, vy - top, radius * SCALE]]) + _NUDGE * radius * SCALE
+    across = _across(_gradients(patch), circles, 0.0)[:, outside]
+    best = int(np.argmax(np.median(across, axis=1)))
+    return float(np.mean(across[best] >= RIM_CONTRAST))
+
+
 def _on_point(view: Image, point: int) -> tuple[Image, FloatArray, FloatArray, npt.NDArray[np.bool_]]:
     """A point's strip of the canonical ``view`` (its triangle, with room for a checker at its
     edge and beyond its tip), the discs found in it (x, y, radius in the strip's pixels), each

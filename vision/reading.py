@@ -21,7 +21,7 @@ import numpy as np
 
 from engine.position import CHECKERS
 from vision.calibration import Calibration
-from vision.discs import discs_per_point, recount
+from vision.discs import discs_per_point, recount, rim_round
 from vision.geometry import FloatArray
 from vision.slot_model import SlotModel
 from vision.static import changed_area
@@ -206,7 +206,8 @@ OWN_FACE = 0.85
 
 
 def cocked_on_checkers(flat_dice: Sequence[tuple[float, float]], doubtful: Sequence[int],
-                       probabilities: np.ndarray, corners: FloatArray, layout: Layout) -> tuple[int, ...]:
+                       probabilities: np.ndarray, corners: FloatArray, layout: Layout,
+                       view: Image | None = None) -> tuple[int, ...]:
     """Which of ``flat_dice`` (frame centres, by index) lie where no die lies flat, on or against
     a checker, as the slot model (``probabilities``, (128, 4)) reads the places round them surely
     (`SURE_UNDER_DIE`).  Otherwise a place under a die read flat is read bare, and the die, with
@@ -230,7 +231,16 @@ def cocked_on_checkers(flat_dice: Sequence[tuple[float, float]], doubtful: Seque
       disc's edge is at 1.11), and the 13 doubtful flat dice had none further than 0.6 (the
       surest 0.78 at 0.77 sides).  The one at 0.99 is caught (benchmark seed 2,000,024 frame 6).
       Beyond the disc a flat die's body covers its edge: a flat black 1 on a dark point, 1.35
-      sides from an empty place's centre, made it read 0.99 a checker (referee bench game 16)."""
+      sides from an empty place's centre, made it read 0.99 a checker (referee bench game 16).
+    * A ``doubtful`` die centred within `OWN_FACE` of a place, where the slot model cannot tell
+      the die from a checker, shows that place's checker's rim nearly all round it in ``view``
+      (`vision.discs.rim_round`, beyond the die's body: `RIM_ALL_ROUND`).  A flat die there
+      would lie half on the checker.  Three cocked dice sat so on a checker, 0.65 to 0.8 sides
+      from its centre, read flat, and the checker under each was cleared (benchmark seed
+      2,000,013 frame 5, tuning seeds 5,000,002 frame 5 and 5,000,023 frame 7): the rim showed
+      on 0.91 to 1.0 of its edge in sight.  The 17 doubtful flat dice of the 496 benchmark and
+      tuning frames with a roll showed at most 0.63 round the places within `OWN_FACE`, and the
+      60 of the referee bench's roll frames at most 0.69 round any place within 1.3 sides."""
     checkers = probabilities[:, [WHITE, BLACK]].max(axis=1) >= SURE_UNDER_DIE
     cocked = []
     for i, spot in enumerate(flat_dice):
@@ -241,9 +251,30 @@ def cocked_on_checkers(flat_dice: Sequence[tuple[float, float]], doubtful: Seque
             own = places_under([spot], corners, OWN_FACE * GEOMETRY.die, layout)
             disc = places_under([spot], corners, layout.checker / 2, layout)
             over = [place for place in disc if place not in own]
+            if view is not None and _rim_under(view, spot, own, corners, layout):
+                cocked.append(i)
+                continue
         if any(checkers[place] for place in [*over, *(p for p in beyond if p not in under)]):
             cocked.append(i)
     return tuple(cocked)
+
+
+#: A checker's rim showing on this share of its edge in sight round a die is under it (`cocked_on_checkers`).
+RIM_ALL_ROUND = 0.85
+
+
+def _rim_under(view: Image, spot: tuple[float, float], places: Sequence[int], corners: FloatArray,
+               layout: Layout) -> bool:
+    """Whether a checker's rim shows all round a die at frame point ``spot`` on one of ``places``
+    (`RIM_ALL_ROUND`), beyond the die's own body (`OWN_FACE` of its side from its centre)."""
+    centre = on_board_units(corners, [spot])[0]
+    for place in places:
+        x, y = layout.place_centres[place]
+        shows = rim_round(view, (float(x), float(y)), layout.checker / 2,
+                          (float(centre[0]), float(centre[1])), OWN_FACE * GEOMETRY.die)
+        if shows is not None and shows >= RIM_ALL_ROUND:
+            return True
+    return False
 
 
 #: A cocked die whose centre is within this share of a checker's width from a place's centre
@@ -308,7 +339,7 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
     small, grid, described = observe(view, layout)
     probabilities = model.probabilities(calibration.templates.inputs(described))
     ghosts = on_checkers(flat_dice, probabilities, calibration.corners, layout)
-    on_one = cocked_on_checkers(flat_dice, doubtful, probabilities, calibration.corners, layout)
+    on_one = cocked_on_checkers(flat_dice, doubtful, probabilities, calibration.corners, layout, view)
     tilted = tuple(i for i in on_one if i not in ghosts)
     cocked_dice = [*cocked_dice, *(flat_dice[i] for i in tilted)]
     flat_dice = [spot for i, spot in enumerate(flat_dice) if i not in ghosts and i not in tilted]

@@ -12,7 +12,16 @@ import pytest
 from engine.position import Position
 from vision import synthetic
 from vision.corners import PLAIN_EDGE, read_corners
-from vision.discs import BASE_EDGE, Rows, _gradients, _inner_edge, checker_pitch, discs_per_point, recount
+from vision.discs import (
+    BASE_EDGE,
+    Rows,
+    _gradients,
+    _inner_edge,
+    checker_pitch,
+    discs_per_point,
+    recount,
+    rim_round,
+)
 from vision.reading import ReadConfig
 from vision.templates import BLACK, EMPTY, WHITE
 from vision.view import GEOMETRY, PLACES, SCALE, SLOTS, canonical, place_index, to_view, view_size
@@ -171,6 +180,24 @@ def test_a_rim_is_measured_on_the_circle_that_fits_it() -> None:
     base = _gradients(board(checker=False))
     assert _inner_edge(base, x, y, radius, tip, fit=True) < BASE_EDGE
     assert _inner_edge(base, x, off, larger, tip, fit=True) < BASE_EDGE
+
+
+def test_a_checkers_rim_is_seen_round_what_lies_on_it() -> None:
+    """A die over a checker hides the middle of its disc; the rim shows on the rest of its edge.
+    Over bare wood, or with the checker hidden whole, nothing is judged to show."""
+    radius = GEOMETRY.checker / 2
+    view = np.full((400, 400, 3), (60, 120, 170), np.uint8)
+    x, y = 150.0, 150.0  # nominal px: the view's (x + MARGIN) * SCALE
+    vx, vy = (round(v) for v in to_view(x, y))
+    cv2.circle(view, (vx, vy), round(radius * SCALE), (110, 110, 110), -1, cv2.LINE_AA)
+    cv2.circle(view, (vx, vy), round(radius * SCALE * 0.85), (30, 30, 30), -1, cv2.LINE_AA)
+    die = (x + 0.7 * GEOMETRY.die, y)
+    hidden = 0.85 * GEOMETRY.die
+    shows = rim_round(view, (x, y), radius, die, hidden)
+    assert shows is not None and shows > 0.95
+    bare = np.full_like(view, (60, 120, 170))
+    assert rim_round(bare, (x, y), radius, die, hidden) == 0.0
+    assert rim_round(view, (x, y), radius, (x, y), 2 * radius) is None
 
 
 def _rows(counts: np.ndarray, bare: tuple[int, ...] = ()) -> Rows:

@@ -247,6 +247,57 @@ def test_a_die_read_flat_on_or_against_a_checker_is_cocked(setup_factory: Callab
     assert on_eight.dice_cocked == (0,) and on_eight.points == plain.points and plain.points[7] == -3
 
 
+def _board_with_a_die(die_at: tuple[float, float], checker_at: tuple[float, float] | None) -> np.ndarray:
+    """The canonical view of a bare wooden board with a white die (its side `GEOMETRY.die`) at
+    ``die_at`` (board units), over a black checker with a grey rim at ``checker_at`` if given."""
+    import cv2
+
+    from vision.view import SCALE, to_view, view_size
+
+    width, height = view_size()
+    view = np.full((height, width, 3), (60, 120, 170), np.uint8)
+
+    def in_view(x: float, y: float) -> tuple[int, int]:
+        vx, vy = to_view(x, y)
+        return round(vx), round(vy)
+
+    if checker_at is not None:
+        radius = GEOMETRY.checker / 2 * SCALE
+        cv2.circle(view, in_view(*checker_at), round(radius), (110, 110, 110), -1, cv2.LINE_AA)
+        cv2.circle(view, in_view(*checker_at), round(radius * 0.85), (30, 30, 30), -1, cv2.LINE_AA)
+    half = GEOMETRY.die / 2
+    x, y = die_at
+    square = np.array([in_view(x - half, y - half), in_view(x + half, y - half), in_view(x + half, y + half),
+                       in_view(x - half, y + half)], np.int32)
+    cv2.fillPoly(view, [square], (235, 235, 235), cv2.LINE_AA)
+    return view
+
+
+def test_a_doubtful_die_showing_a_checkers_rim_round_it_sits_on_that_checker() -> None:
+    """The slot model cannot tell a die's own face from a checker within `OWN_FACE` of a place's
+    centre, but a checker there shows its rim round the die: a doubtful die so placed is cocked,
+    whatever the places read.  Over bare wood it is not, nor is a die the first reading did not
+    doubt.  Frame pixels are board units."""
+    from vision.reading import OWN_FACE, cocked_on_checkers
+    from vision.view import CANONICAL
+
+    corners = GEOMETRY.corners()
+    nothing = _places()  # under a die read flat the slot model's places say nothing
+    x, y = GEOMETRY.slot_centre(6, 1)
+    spot = (x + 0.7 * GEOMETRY.die, y)
+    assert OWN_FACE > 0.7  # the die is over the place, where the slot model cannot tell
+    on_it = _board_with_a_die(spot, (x, y))
+    assert cocked_on_checkers([spot], [0], nothing, corners, CANONICAL, on_it) == (0,)
+    assert cocked_on_checkers([spot], [], nothing, corners, CANONICAL, on_it) == ()
+    assert cocked_on_checkers([spot], [0], nothing, corners, CANONICAL) == ()  # no view to look at
+    bare = _board_with_a_die(spot, None)
+    assert cocked_on_checkers([spot], [0], nothing, corners, CANONICAL, bare) == ()
+    # Flat against the checker, face on: the die is not over that checker's place.
+    beside = (x + GEOMETRY.checker / 2 + 0.55 * GEOMETRY.die, y)
+    touching = _board_with_a_die(beside, (x, y))
+    assert cocked_on_checkers([beside], [0], nothing, corners, CANONICAL, touching) == ()
+
+
 def _places(**points: list[tuple[float, float, float, float]]) -> np.ndarray:
     """Slot-model probabilities (empty, white, black, covered) for all 128 places: every place
     plainly empty but the slots given, as ``p7=[...]`` for point 7 from its edge out."""
