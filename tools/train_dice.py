@@ -2,8 +2,9 @@
 
     pip install torch==2.13.0 onnx      # training only; pipgammon runs the ONNX files with cv2.dnn
 
-The shipped pair is round v4's, made in rounds, each reader learning from an earlier pair's
-mistakes (``--decoys``).  Rounds v1 to v4 came before today's defaults; to repeat them add
+The shipped detector is round v4's and the board's reader round v12's, made in rounds, each
+reader learning from an earlier pair's mistakes (``--decoys``).  Rounds v1 to v4 came before
+today's defaults; to repeat them add
 ``--as-published --reader-widths 16,32,48,64 --cocked-jitter 0.08 --threads 2`` to each:
 
     python tools/train_dice.py --ship --boards 150 --detector-steps 4000 --reader-steps 4000 --out /tmp/v1
@@ -62,6 +63,19 @@ cocked roll of the games (docs/dice.md, *Tried and not kept*).  With v4's networ
 
 ``--cube-share 0.25`` (a quarter of a board's crops show its cube) mended the cube's 8 read as a
 die, but flagged fewer cocked dice of the tuning boards (docs/dice.md).
+
+Round v12 (2026-11-28) is the board's reader since: v8's recipe taught by v4's 8-bit reader (the
+copy it replaces) for 24,000 steps, with a third of a board's crops showing its cube, read as
+cocked from odds of 1 (`DiceConfig.board_cocked_odds`; docs/dice.md, *The board's reader*).  With
+v4's networks in /tmp/v4 as above, and v4's 8-bit copy beside them
+(``git show 7857615:vision/data/dice_reader_int8.onnx > /tmp/v4/dice_reader_int8.onnx``),
+19 minutes on one thread:
+
+    mkdir -p /tmp/v12 && cp /tmp/v4/dice_detector.onnx /tmp/v12/
+    python tools/train_dice.py --ship --reader-only --boards 400 --reader-steps 24000 --decoys /tmp/v4 \
+        --as-published --reader-widths 24,32,48,64 --cocked-jitter 0.08 --cocked-share 0.35 \
+        --cube-share 0.35 --reader-stem 2 --teacher /tmp/v4/dice_reader_int8.onnx --threads 1 --out /tmp/v12
+    # then, with /tmp/v12's reader in vision/data: python tools/quantise_reader.py
 
 Rounds v9 to v11 (2026-11-28, not shipped) are v4's reader recipe again, once the synthetic
 throw rested dice against checkers, the rim, the bar and each other, with v4's networks as the

@@ -104,8 +104,12 @@ class DiceConfig:
     crop: int = PHOTO_CROP
     board_crop: int = CROP
     min_read: float = 0.5  # reader probability that the crop is a die or the cube at all
-    # A die is cocked when the reader's "cocked" is at least this share of its likeliest value.
+    # A die is cocked when the reader's "cocked" is this many times as likely as its likeliest
+    # value: on a photo (`cocked_odds`), and on a board (`board_cocked_odds`), whose reader learnt
+    # from its teacher's probabilities as well as the labels and is less sure of a die's tilt
+    # (docs/dice.md, *The board's reader*).
     cocked_odds: float = 2.0
+    board_cocked_odds: float = 1.0
     # Colour of the face: white faces are pale and grey, black faces dark.
     white_min_value: int = 130
     white_max_saturation: int = 80
@@ -853,7 +857,7 @@ def on_board(frame: np.ndarray, corners: np.ndarray, config: DiceConfig = DiceCo
     """
     scale = min(1.0, config.board_die / BoardGeometry().die_pixels(corners)[1])
     config = replace(config, two_colours=True, min_score=min(config.min_score, config.board_min_score),
-                     crop=config.board_crop)
+                     crop=config.board_crop, cocked_odds=config.board_cocked_odds)
     if config.on_view and view is None:
         view = canonical(frame, corners)
     looked_at = board_detector_input(frame, corners, scale, view if config.on_view else None)

@@ -245,5 +245,9 @@ def test_corners_mode_takes_a_die_on_the_bar_for_a_hinge() -> None:
     bar0, _, bar1, _ = GEOMETRY.bar_box()
     hinge = printed_die(frame, truth.corners, (bar0 + bar1) / 2, 0.19 * GEOMETRY.height)
     assert sorted(d.value for d in observe_corners(hinge, truth.corners, hands=False).dice) == [3, 5]
-    found, _ = on_board(hinge, truth.corners)  # the bar kept: the hinge reads as a white 1
-    assert 1 in [d.value for d in found]
+    # With no roll beside it (which the set's two white dice would keep, as the surer), the bar
+    # kept shows the hinge as a white 1; from the corners, no die is there.
+    unthrown, _ = synthetic.render(Position.start(), rng, style=style, mount=mount)
+    alone = printed_die(unthrown, truth.corners, (bar0 + bar1) / 2, 0.19 * GEOMETRY.height)
+    assert [(d.value, d.colour) for d in on_board(alone, truth.corners)[0]] == [(1, DieColour.WHITE)]
+    assert observe_corners(alone, truth.corners, hands=False).dice == ()
