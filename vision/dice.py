@@ -107,7 +107,7 @@ class DiceConfig:
     # A die is cocked when the reader's "cocked" is this many times as likely as its likeliest
     # value: on a photo (`cocked_odds`), and on a board (`board_cocked_odds`), whose reader learnt
     # from its teacher's probabilities as well as the labels and is less sure of a die's tilt
-    # (docs/dice.md, *The board's reader*).
+    # (docs/dice.md, *The board's reader since 2026-11-28*).
     cocked_odds: float = 2.0
     board_cocked_odds: float = 1.0
     # Colour of the face: white faces are pale and grey, black faces dark.
