@@ -41,6 +41,9 @@ LEANS_WITHIN = 1.25
 #: on is cocked when its first reading found that at least as likely as any value (`propped`):
 #: a flat die touching a checker face on has its centre half a side from the checker's edge.
 RESTS_WITHIN = 0.5
+#: A die the reader calls cocked this surely (its probability of "cocked") stays cocked over a
+#: place's disc, though nothing is read there to lean on (`propped`).
+SURELY_COCKED = 0.95
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,12 +152,28 @@ def propped(dice: Sequence[Die], reading: Reading, corners: np.ndarray,
     overlapping them, neither called any.  The same cocked dice of the games and the benchmark
     are flagged either way.  (The synthetic throw now lands flat dice against things too:
     `vision.synthetic.RESTING_SHARE`.)  The checkers stand where ``g`` lays them out (for the
-    board's own checkers' size)."""
+    board's own checkers' size).
+
+    Nothing read to lean on is not nothing there, though, where the die lies over a place a
+    checker may stand on: the checkers under and beside a die are the ones the checker reader sees
+    worst.  A cocked white 2 sat between two black checkers on a dark point whose places read bare
+    (game 15 of the referee bench, frame 68), and one on a white checker of a pale point that read
+    bare too (tuning seed 5,000,030 frame 4): both were laid flat, and the roll was taken.  The
+    reader called each cocked at 0.97, and on the games and 1,024 rendered frames with a roll (the
+    benchmark's at both sizes, the tuning boards, the unseen range and 240 with half the dice
+    cocked) they were the only dice this rule laid flat.  So a die called cocked with
+    `SURELY_COCKED` stays cocked with its centre over a place's disc (within half a checker and
+    half a die of the place's centre, so that a checker there would be under it): those two lay
+    1.0 and 1.3 sides from a place's centre, where that reach is 1.6.  A flat black 4 on a real
+    photo, its side in view through the camera's angle, was called cocked at 0.92 and lies 1.8
+    sides from the nearest place (`bench/data/real_boards.json`, 13-pinetti-pearl): it is still
+    laid flat."""
     asked = [i for i, die in enumerate(dice) if die.cocked or die.first_cocked is not None]
     if not asked:
         return tuple(dice)
     checkers = [g.slot_centre(point, slot) for point in range(1, 25)
                 for slot in range(min(abs(reading.points[point - 1]), SLOTS))]
+    places = np.array([g.slot_centre(point, slot) for point in range(1, 25) for slot in range(SLOTS)])
     centres = on_board_units(corners, [die.centre for die in dice])
     bar0, _, bar1, _ = g.bar_box()
     out = list(dice)
@@ -164,7 +183,9 @@ def propped(dice: Sequence[Die], reading: Reading, corners: np.ndarray,
                    *(np.hypot(x - cx, y - cy) - g.checker / 2 for cx, cy in checkers),
                    *(np.hypot(x - ox, y - oy) - g.die / 2 for k, (ox, oy) in enumerate(centres) if k != i)])
         if dice[i].cocked and gap > LEANS_WITHIN * g.die:
-            out[i] = dice[i].lying_flat()
+            over_a_place = np.hypot(*(places - (x, y)).T).min() < (g.checker + g.die) / 2
+            if not (dice[i].confidence >= SURELY_COCKED and over_a_place):
+                out[i] = dice[i].lying_flat()
         elif not dice[i].cocked and gap < RESTS_WITHIN * g.die:
             out[i] = dice[i].tilted()
     return tuple(out)

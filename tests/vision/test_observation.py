@@ -63,6 +63,28 @@ def test_a_die_called_cocked_with_nothing_to_lean_on_lies_flat() -> None:
     assert not propped((on_a_checker,), Reading("ok"), corners)[0].cocked
 
 
+def test_a_die_surely_cocked_over_a_place_stays_cocked_though_its_point_reads_bare() -> None:
+    """The checkers under and beside a die are the ones read worst: a die the reader is sure is
+    cocked, lying over a place's disc, stays cocked with nothing read there.  Called cocked less
+    surely, or where no checker can stand, it is laid flat as before.  Frame pixels are board units."""
+    g = GEOMETRY
+    corners = g.corners()
+    side = g.die
+
+    def die(x: float, y: float, confidence: float) -> Die:
+        box = (x - side / 2, y - side / 2, x + side / 2, y + side / 2)
+        return Die(2, DieColour.WHITE, True, box, confidence=confidence, flat_confidence=0.9)
+
+    bare = Reading("ok")
+    slot_x, slot_y = g.slot_centre(21, 1)
+    between_two_checkers = die(slot_x + side, slot_y, 0.97)  # a side from the place's centre
+    less_sure = die(slot_x + side, slot_y, 0.9)
+    between_the_rows = die(300.0, g.height / 2, 0.99)  # 2.6 sides from the nearest place
+    seen = [propped((d,), bare, corners)[0] for d in (between_two_checkers, less_sure, between_the_rows)]
+    assert seen == [between_two_checkers, less_sure.lying_flat(), between_the_rows.lying_flat()]
+    assert seen[1].confidence == 0.9
+
+
 def test_a_die_first_called_cocked_resting_on_something_stays_cocked() -> None:
     """A die centred within half a side of a checker's edge or the rim cannot lie flat there.  The
     search round a die tilted on a checker centred it on its top face and read that flat; the first
