@@ -232,14 +232,17 @@ def cocked_on_checkers(flat_dice: Sequence[tuple[float, float]], doubtful: Seque
       surest 0.78 at 0.77 sides).  The one at 0.99 is caught (benchmark seed 2,000,024 frame 6).
       Beyond the disc a flat die's body covers its edge: a flat black 1 on a dark point, 1.35
       sides from an empty place's centre, made it read 0.99 a checker (referee bench game 16).
-    * A ``doubtful`` die centred within `OWN_FACE` of a place, where the slot model cannot tell
-      the die from a checker, shows that place's checker's rim nearly all round it in ``view``
-      (`vision.discs.rim_round`, beyond the die's body: `RIM_ALL_ROUND`).  A flat die there
-      would lie half on the checker.  Three cocked dice sat so on a checker, 0.65 to 0.8 sides
-      from its centre, read flat, and the checker under each was cleared (benchmark seed
-      2,000,013 frame 5, tuning seeds 5,000,002 frame 5 and 5,000,023 frame 7): the rim showed
-      on 0.91 to 1.0 of its edge in sight.  The 17 doubtful flat dice of the 496 benchmark and
-      tuning frames with a roll showed at most 0.63 round the places within `OWN_FACE`, and the
+    * A ``doubtful`` die centred over a place's disc shows that place's checker's rim nearly all
+      round it in ``view`` (`vision.discs.rim_round`, beyond the die's body: `RIM_ALL_ROUND`).
+      A flat die there would lie half on the checker.  Within `OWN_FACE` the slot model cannot
+      tell the die from a checker, and just beyond it the die hides most of the disc, so that the
+      model is not sure of the checker either.  Four cocked dice sat so on a checker, 0.65 to 0.92
+      sides from its centre, read flat, and the checker under each was cleared (benchmark seed
+      2,000,013 frame 5, tuning seeds 5,000,002 frame 5 and 5,000,023 frame 7, and unseen seed
+      4,900,029 frame 6, the one beyond `OWN_FACE`): the rim showed on 0.91 to 1.0 of its edge in
+      sight.  The 17 doubtful flat dice of the 496 benchmark and tuning frames with a roll showed
+      at most 0.63 round the places within `OWN_FACE`, the doubtful flat dice of 1,024 rendered
+      frames with a roll at most 0.71 round the other places whose disc they lay over, and the
       60 of the referee bench's roll frames at most 0.69 round any place within 1.3 sides."""
     checkers = probabilities[:, [WHITE, BLACK]].max(axis=1) >= SURE_UNDER_DIE
     cocked = []
@@ -251,7 +254,7 @@ def cocked_on_checkers(flat_dice: Sequence[tuple[float, float]], doubtful: Seque
             own = places_under([spot], corners, OWN_FACE * GEOMETRY.die, layout)
             disc = places_under([spot], corners, layout.checker / 2, layout)
             over = [place for place in disc if place not in own]
-            if view is not None and _rim_under(view, spot, own, corners, layout):
+            if view is not None and _rim_under(view, spot, disc, corners, layout):
                 cocked.append(i)
                 continue
         if any(checkers[place] for place in [*over, *(p for p in beyond if p not in under)]):
@@ -262,7 +265,8 @@ def cocked_on_checkers(flat_dice: Sequence[tuple[float, float]], doubtful: Seque
 #: A checker's rim showing on this share of its edge in sight round a die is under it
 #: (`cocked_on_checkers`).  Round 1,094 flat dice of 736 rendered frames with a roll, doubtful or
 #: not, a place within `OWN_FACE` showed up to 0.87: a pale triangle's sides by its base and the
-#: die's shadow make much of a circle there.
+#: die's shadow make much of a circle there.  Round 1,613 flat dice of 1,024 such frames, a place
+#: further off whose disc the die lay over showed up to 0.77.
 RIM_ALL_ROUND = 0.9
 
 
