@@ -347,6 +347,41 @@ def test_a_place_hidden_by_a_die_cocked_on_its_checker_holds_that_checker() -> N
     assert list(in_rows(dark)[0][place_index(19, 0):place_index(19, 0) + 2]) == [BLACK, BLACK]
 
 
+def test_a_checker_showing_its_rim_round_a_cocked_die_is_under_it() -> None:
+    """A checker a cocked die lies on, read as no checker (a white one on a pale point, the die
+    over its middle), shows its rim round the die: it is counted, as unsure as the rim is
+    incomplete, in the colour of the point's checkers.  Over bare wood, with no colour to go by,
+    or read as a checker already, the place is left as read.  Frame pixels are board units."""
+    from vision.reading import ON_CHECKER, in_rows, under_cocked
+    from vision.view import CANONICAL
+
+    corners = GEOMETRY.corners()
+    white, empty = [0.0, 1.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0]
+    leaning_black = [0.9, 0.0, 0.1, 0.0]
+    x, y = GEOMETRY.slot_centre(19, 2)
+    die = (x + 0.6 * GEOMETRY.die, y)  # over the disc, beyond ON_CHECKER
+    assert 0.6 * GEOMETRY.die > ON_CHECKER * GEOMETRY.checker
+    probabilities = _places(p19=[white, white, empty])
+    on_a_checker = _board_with_a_die(die, (x, y))
+    found = under_cocked(probabilities, [die], corners, CANONICAL, on_a_checker)
+    kinds, certainty = in_rows(found)
+    assert list(kinds[place_index(19, 0):place_index(19, 0) + 3]) == [WHITE] * 3
+    assert 0.9 <= certainty[place_index(19, 2)] <= 1.0
+    assert np.array_equal(np.delete(found, place_index(19, 2), axis=0),
+                          np.delete(probabilities, place_index(19, 2), axis=0))
+    # The colour of the place's own lean, with no checker read on the point.
+    alone = under_cocked(_places(p19=[empty, empty, leaning_black]), [die], corners, CANONICAL, on_a_checker)
+    assert alone[place_index(19, 2)].argmax() == BLACK
+    # Left as read: bare wood, no view, no colour to go by, or a checker read already.
+    bare = _board_with_a_die(die, None)
+    assert np.array_equal(under_cocked(probabilities, [die], corners, CANONICAL, bare), probabilities)
+    assert np.array_equal(under_cocked(probabilities, [die], corners, CANONICAL), probabilities)
+    nothing = _places(p19=[empty] * 5)
+    assert np.array_equal(under_cocked(nothing, [die], corners, CANONICAL, on_a_checker), nothing)
+    read = _places(p19=[white, white, white])
+    assert np.array_equal(under_cocked(read, [die], corners, CANONICAL, on_a_checker), read)
+
+
 def test_a_faint_checker_at_the_edge_is_read_with_the_plain_one_beyond_it() -> None:
     """A white checker on a white triangle may look nearly empty while the one beyond it is plain:
     checkers stand in a row from the edge, so that is two checkers, not one standing alone."""
