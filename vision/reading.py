@@ -335,10 +335,12 @@ def under_cocked(probabilities: np.ndarray, cocked_dice: Sequence[tuple[float, f
                 point = int(place - place % SLOTS)
                 read = [k for k in range(point, point + SLOTS) if kinds[k] in (WHITE, BLACK)] or [int(place)]
                 white, black = probabilities[read, WHITE].sum(), probabilities[read, BLACK].sum()
+                if white == black:
+                    continue  # no colour to give it
                 px, py = layout.place_centres[place]
                 shows = rim_round(view, (float(px), float(py)), layout.checker / 2, (float(x), float(y)),
                                   OWN_FACE * GEOMETRY.die)
-                if shows is None or shows < RIM_ALL_ROUND or white == black:
+                if shows is None or shows < RIM_ALL_ROUND:
                     continue
                 sitting[place], hidden[place] = True, 1 - shows
                 colours[place] = WHITE if white > black else BLACK
