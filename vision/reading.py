@@ -273,15 +273,18 @@ RIM_ALL_ROUND = 0.9
 def _rim_under(view: Image, spot: tuple[float, float], places: Sequence[int], corners: FloatArray,
                layout: Layout) -> bool:
     """Whether a checker's rim shows all round a die at frame point ``spot`` on one of ``places``
-    (`RIM_ALL_ROUND`), beyond the die's own body (`OWN_FACE` of its side from its centre)."""
-    centre = on_board_units(corners, [spot])[0]
-    for place in places:
-        x, y = layout.place_centres[place]
-        shows = rim_round(view, (float(x), float(y)), layout.checker / 2,
-                          (float(centre[0]), float(centre[1])), OWN_FACE * GEOMETRY.die)
-        if shows is not None and shows >= RIM_ALL_ROUND:
-            return True
-    return False
+    (`RIM_ALL_ROUND`)."""
+    x, y = on_board_units(corners, [spot])[0]
+    return any((shows := _rim_shows(view, (float(x), float(y)), place, layout)) is not None
+               and shows >= RIM_ALL_ROUND for place in places)
+
+
+def _rim_shows(view: Image, die: tuple[float, float], place: int, layout: Layout) -> float | None:
+    """How much of the rim of a checker at ``place`` shows round a die centred at ``die``
+    (canonical board units), beyond the die's own body (`OWN_FACE` of its side from its centre):
+    `vision.discs.rim_round`."""
+    x, y = layout.place_centres[place]
+    return rim_round(view, (float(x), float(y)), layout.checker / 2, die, OWN_FACE * GEOMETRY.die)
 
 
 #: A cocked die whose centre is within this share of a checker's width from a place's centre
@@ -337,9 +340,7 @@ def under_cocked(probabilities: np.ndarray, cocked_dice: Sequence[tuple[float, f
                 white, black = probabilities[read, WHITE].sum(), probabilities[read, BLACK].sum()
                 if white == black:
                     continue  # no colour to give it
-                px, py = layout.place_centres[place]
-                shows = rim_round(view, (float(px), float(py)), layout.checker / 2, (float(x), float(y)),
-                                  OWN_FACE * GEOMETRY.die)
+                shows = _rim_shows(view, (float(x), float(y)), int(place), layout)
                 if shows is None or shows < RIM_ALL_ROUND:
                     continue
                 sitting[place], hidden[place] = True, 1 - shows
