@@ -173,7 +173,6 @@ def propped(dice: Sequence[Die], reading: Reading, corners: np.ndarray,
         return tuple(dice)
     checkers = [g.slot_centre(point, slot) for point in range(1, 25)
                 for slot in range(min(abs(reading.points[point - 1]), SLOTS))]
-    places = np.array([g.slot_centre(point, slot) for point in range(1, 25) for slot in range(SLOTS)])
     centres = on_board_units(corners, [die.centre for die in dice])
     bar0, _, bar1, _ = g.bar_box()
     out = list(dice)
@@ -183,6 +182,7 @@ def propped(dice: Sequence[Die], reading: Reading, corners: np.ndarray,
                    *(np.hypot(x - cx, y - cy) - g.checker / 2 for cx, cy in checkers),
                    *(np.hypot(x - ox, y - oy) - g.die / 2 for k, (ox, oy) in enumerate(centres) if k != i)])
         if dice[i].cocked and gap > LEANS_WITHIN * g.die:
+            places = np.array([g.slot_centre(point, slot) for point in range(1, 25) for slot in range(SLOTS)])
             over_a_place = np.hypot(*(places - (x, y)).T).min() < (g.checker + g.die) / 2
             if not (dice[i].confidence >= SURELY_COCKED and over_a_place):
                 out[i] = dice[i].lying_flat()
