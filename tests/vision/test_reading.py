@@ -457,7 +457,7 @@ def test_places_torn_between_bare_and_a_checker_are_no_sign_of_a_hand(
         setup_factory: Callable[..., Setup]) -> None:
     """Nine or more undecided places make a frame `occluded` only when they lean to covered: torn
     between bare and black (small near-black checkers on black triangles, a shadow over dark
-    wood) they made clear frames `occluded` (23 of 3,248 over 406 rendered set-ups, 11 when
+    wood) they made clear frames `occluded` (23 of 3,248 over 406 rendered set-ups, 12 when
     only places leaning 0.05 to covered count, and the same hands caught)."""
     from vision.view import place_index
 
