@@ -286,6 +286,7 @@ def _net(path: Path, runtime: str = "") -> Network:
     return forward
 
 
+@cache  # its file checks took 0.2 ms of a frame with a roll, asked for on each of its 5.5 reads
 def reader_path(models: Path, side: int, runtime: str = "", int8: bool = True) -> Path:
     """The reader network of ``side`` px crops in ``models`` that ``runtime`` runs: its 8-bit
     copy (`QUANTISED`) on ONNX Runtime when ``int8`` and the folder has one, else the float one."""
@@ -442,7 +443,6 @@ def face_colour(crop: np.ndarray, config: DiceConfig) -> DieColour:
     inner = round(side / CROP_SPAN * 0.35)
     middle = crop[side // 2 - inner : side // 2 + inner, side // 2 - inner : side // 2 + inner]
     hsv = cv2.cvtColor(middle, cv2.COLOR_BGR2HSV).reshape(-1, 3)
-    _, s, v = np.median(hsv, axis=0)
     if config.two_colours:
         # Pips cover up to a third of the face (a 6): a black face leaves three quarters of the
         # pixels dark, a white one three quarters light, whatever colour the pips are.
@@ -457,6 +457,7 @@ def face_colour(crop: np.ndarray, config: DiceConfig) -> DieColour:
         grey = cv2.cvtColor(middle, cv2.COLOR_BGR2GRAY).astype(np.float32)
         darkest, median, lightest = np.percentile(grey, (5, 50, 95))
         return DieColour.WHITE if median - darkest > lightest - median else DieColour.BLACK
+    _, s, v = np.median(hsv, axis=0)
     if v <= config.black_max_value:
         return DieColour.BLACK
     if v >= config.white_min_value and s <= config.white_max_saturation:

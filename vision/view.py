@@ -54,21 +54,42 @@ def warp_matrix(corners: FloatArray) -> FloatArray:
 
 def board_matrix(corners: FloatArray) -> FloatArray:
     """The homography from camera pixels to canonical board units (`BoardGeometry`, no margin)."""
+    return _board_matrix(_key(corners)).copy()
+
+
+def _key(corners: FloatArray) -> bytes:
+    return np.asarray(corners, np.float32).reshape(4, 2).tobytes()
+
+
+# A mount's corners stay put, and a frame with a roll asked for their matrices 13 times (0.15 ms).
+@lru_cache(maxsize=8)
+def _board_matrix(corners: bytes) -> FloatArray:
     target = GEOMETRY.corners().astype(np.float32)
-    return np.asarray(cv2.getPerspectiveTransform(np.asarray(corners, np.float32), target), np.float64)
+    source = np.frombuffer(corners, np.float32).reshape(4, 2)
+    matrix = np.asarray(cv2.getPerspectiveTransform(source, target), np.float64)
+    matrix.flags.writeable = False  # shared by every caller
+    return matrix
 
 
 def on_board_units(corners: FloatArray, points: Sequence[tuple[float, float]]) -> FloatArray:
     """Frame points (N, 2) in canonical board units."""
-    moved = cv2.perspectiveTransform(np.array([points], np.float64).reshape(1, -1, 2), board_matrix(corners))
+    frame_points = np.array([points], np.float64).reshape(1, -1, 2)
+    moved = cv2.perspectiveTransform(frame_points, _board_matrix(_key(corners)))
     return np.asarray(moved, np.float64).reshape(-1, 2)
 
 
 def in_frame(corners: FloatArray, points: npt.ArrayLike) -> FloatArray:
     """Canonical board units (N, 2) in frame pixels: `on_board_units` the other way."""
-    back = np.linalg.inv(board_matrix(corners))
+    back = _frame_matrix(_key(corners))
     moved = cv2.perspectiveTransform(np.asarray(points, np.float64).reshape(1, -1, 2), back)
     return np.asarray(moved, np.float64).reshape(-1, 2)
+
+
+@lru_cache(maxsize=8)
+def _frame_matrix(corners: bytes) -> FloatArray:
+    inverse = np.asarray(np.linalg.inv(_board_matrix(corners)), np.float64)
+    inverse.flags.writeable = False
+    return inverse
 
 
 def canonical(frame: Image, corners: FloatArray) -> Image:
