@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from engine.position import Position
-from tests.vision.conftest import Setup
+from tests.vision.conftest import Setup, make_setup, with_glint
 from vision import synthetic
 from vision.reading import ReadConfig, glinted_looks, read
 from vision.templates import BLACK, EMPTY, WHITE
@@ -125,6 +125,21 @@ def test_a_washed_out_board_says_so_and_a_hand_under_the_same_lamp_is_still_a_ha
             assert glint.status == "occluded"
             assert re.fullmatch(r"a lamp's glint: (point \d+ slot \d, )*point \d+ slot \d show pure white: "
                                 "move the lamp or shade the board", glint.reason), glint.reason
+
+
+def test_a_few_covered_places_are_named_so_a_lamps_glint_can_be_told_from_a_hand() -> None:
+    """A lamp's glint over the edge places of two points looks covered, as an arm reaching in over
+    the rim does, and the frame is `occluded`; the places are named so that a player who sees no
+    hand there moves the lamp.  (A fresh set-up: the frame must not depend on other tests' draws.)"""
+    setup = make_setup(32)
+    frame, _ = setup.frame(SCENES[0])
+    for point in (12, 11):
+        frame = with_glint(frame, setup.calibration.corners, point, 0, 160.0)
+    reading = read(frame, setup.calibration)
+    assert reading.status == "occluded"
+    assert reading.reason.startswith("2 places covered (point 11 slot 1, point 12 slot 1; 2 at the rim), "), \
+        reading.reason
+    assert reading.reason.endswith("something is over the board, or a lamp's glint is on the places named")
 
 
 def test_a_frame_of_another_size_or_a_moved_board_is_no_board(setup_factory: Callable[..., Setup]) -> None:
