@@ -154,9 +154,9 @@ def one_setup(args: tuple[int, int, tuple[int, int], bool, tuple[float, float] |
                     tally.wrong.append(f"seed {seed} frame {index}: a hand over the board called washed out")
                 if reading.status == "ok":
                     # A hand that hides no checker leaves the reading right: say which it was.
-                    right = list(reading.points) == [position.at(p) for p in range(1, 25)]
+                    unhidden = list(reading.points) == [position.at(p) for p in range(1, 25)]
                     tally.wrong.append(f"seed {seed} frame {index}: a hand over the board read `ok`, "
-                                       f"{'every point right' if right else 'points wrong'}")
+                                       f"{'every point right' if unhidden else 'points wrong'}")
             continue
         tally.clear_frames += 1
         if not stacked:
@@ -242,9 +242,9 @@ def _with_a_roll(seed: int, index: int, position: Position, size: tuple[int, int
                 against = f" against the {die.resting.replace('die', 'other die')}" if die.resting else ""
                 tally.wrong.append(f"{where}: a {colour} {die.value}{against} read as {seen_as}")
     tally.false_dice += len(stray)
-    for die in stray:
-        tally.wrong.append(f"{where}: a {die.colour.value} {die.value} read where no die lies, at "
-                           f"({die.centre[0]:.0f}, {die.centre[1]:.0f})")
+    for phantom in stray:
+        tally.wrong.append(f"{where}: a {phantom.colour.value} {phantom.value} read where no die lies, at "
+                           f"({phantom.centre[0]:.0f}, {phantom.centre[1]:.0f})")
     want_cube = CubeOnBoard.showing(cube.face, cube.place)
     tally.cube_right += seen.cube == want_cube
     if seen.cube != want_cube:

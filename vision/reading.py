@@ -424,8 +424,9 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
     reaching_in = at_rim >= config.covered_at_rim or covered >= config.covered_inside
     changed = changed_area(small, calibration.small_log, grid, calibration.grid, layout)
     lost = undecided + covered > len(PLACES) // 2
-    hidden = ((covered >= config.covered_places and reaching_in) or maybe_covered > config.undecided_places
-              or changed > config.changed_checkers)
+    by_covered = covered >= config.covered_places and reaching_in
+    by_others = maybe_covered > config.undecided_places or changed > config.changed_checkers
+    hidden = by_covered or by_others
     if lost or hidden or undecided > config.undecided_places:
         # The board is there, but too bright for the camera: saying so sends the player to the
         # lamp, not to look for a hand or a moved camera.  Places torn between bare and a checker
@@ -445,13 +446,14 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
         return timed(Reading("no-board", reason="nothing in the frame looks like the calibrated board: "
                               "has the camera or the board moved?"), started)
     if hidden:
-        # Few covered places are named: a lamp's glint over checkers at the rim looks covered
-        # too (7 clear frames of 2,400 on fresh seeds 6,100,000 on, none told from a hand by
-        # counts, brightness or the hand networks), and a player who sees no hand there is sent
-        # to the lamp.
-        named = 0 < covered <= config.covered_inside
+        # Few covered places that alone make the frame `occluded` are named: a lamp's glint over
+        # checkers at the rim looks covered too (7 clear frames of 2,400 on fresh seeds 6,100,000
+        # on, none told from a hand by counts, brightness or the hand networks), and a player who
+        # sees no hand there is sent to the lamp.
+        named = by_covered and not by_others and covered <= config.covered_inside
         names = ", ".join(place_name(int(i)) for i in np.flatnonzero(covering)) + "; " if named else ""
-        return timed(Reading("occluded", reason=f"{covered} places covered ({names}{at_rim} at the rim), "
+        return timed(Reading("occluded", reason=f"{covered} place{'' if covered == 1 else 's'} covered "
+                              f"({names}{at_rim} at the rim), "
                               f"{undecided} undecided ({maybe_covered} maybe covered), {changed:.1f} "
                               "checkers' area of bare board changed: something is over the board"
                               + (", or a lamp's glint is on the places named" if named else "")), started)
