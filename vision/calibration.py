@@ -145,9 +145,12 @@ class Calibration:
             data = json.loads(text)
         except json.JSONDecodeError as err:
             raise CalibrationError(f"not JSON: {err}") from err
-        if not isinstance(data, dict) or data.get("version") != VERSION:
-            version = data.get("version") if isinstance(data, dict) else None
-            raise CalibrationError(f"calibration version {version!r}, this pipgammon reads version {VERSION}")
+        if not isinstance(data, dict) or "version" not in data:
+            raise CalibrationError("not a pipgammon calibration (no \"version\" key): make one with "
+                                   "`pipgammon calibrate START_IMAGE -o FILE`")
+        if data["version"] != VERSION:
+            raise CalibrationError(f"calibration version {data['version']!r}, this pipgammon reads version "
+                                   f"{VERSION}: calibrate again with `pipgammon calibrate`")
         try:
             corners = np.array(data["corners"], np.float64)
             width, height = (int(v) for v in data["frame_size"])

@@ -59,7 +59,9 @@ def test_a_calibration_survives_its_json(setup_factory: Callable[..., Setup]) ->
 
 @pytest.mark.parametrize("text, reason", [
     ("not json", "not JSON"),
-    ('{"version": 1}', "version 1"),
+    ('{"version": 1}', "version 1, this pipgammon reads version 2: calibrate again"),
+    ('{"corners": [[0, 0]]}', 'not a pipgammon calibration \\(no "version" key\\)'),
+    ("[1, 2]", "not a pipgammon calibration"),
     ('{"version": 2, "corners": [[0, 0]], "frame_size": [10, 10], "view_png": ""}', "corners"),
     ('{"version": 2, "corners": [[0,0],[1,0],[1,1],[0,1]], "frame_size": [10, 10], "view_png": "aGVsbG8="}',
      "view_png"),
