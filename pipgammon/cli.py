@@ -50,7 +50,9 @@ class UsageError(ValueError):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise UsageError(f"{self.prog}: {message}")
+        # The message is printed after "pipgammon: ", so only a subcommand is named again.
+        command = self.prog.removeprefix("pipgammon").strip()
+        raise UsageError(f"{command}: {message}" if command else message)
 
 
 def _parse_position(text: str, variant: Variant, player: Player) -> Position:

@@ -71,7 +71,9 @@ def test_variants_json_lists_standard(capsys: pytest.CaptureFixture[str]) -> Non
         (["moves", "--batch", "/no/such/file"], "cannot read batch file"),
         (["moves", "--position", "start", "--dice", "3-1", "--variant", "chess"], "unknown variant"),
         (["moves", "--position", "W 1:16 | B 2:1", "--dice", "3-1"], "white has 16"),
-        (["frobnicate"], "invalid choice"),
+        (["frobnicate"], "pipgammon: argument command: invalid choice"),
+        (["variants", "--frobnicate"], "pipgammon: unrecognized arguments: --frobnicate"),
+        (["moves", "--dice"], "pipgammon: moves: argument --dice: expected one argument"),
         (["selfplay", "--match-to", "0"], "at least 1"),
     ],
 )
@@ -81,6 +83,7 @@ def test_bad_input_is_one_line_and_exit_2(
     code, out, err = run(argv, capsys)
     assert code == 2 and out == ""
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith("pipgammon: ") and not err.startswith("pipgammon: pipgammon")
 
 
 @pytest.mark.parametrize(
