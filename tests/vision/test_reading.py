@@ -13,7 +13,8 @@ from engine.position import Position
 from tests.vision.conftest import Setup, make_setup, with_glint
 from vision import synthetic
 from vision.reading import ReadConfig, glinted_looks, read
-from vision.templates import BLACK, EMPTY, WHITE
+from vision.slot_model import SlotModel
+from vision.templates import BLACK, COVERED, EMPTY, WHITE
 from vision.view import GEOMETRY, PLACES, place_index
 
 SCENES = [
@@ -440,8 +441,6 @@ class _Covering:
         self.places = places
 
     def probabilities(self, inputs: np.ndarray) -> np.ndarray:
-        from vision.templates import COVERED, EMPTY
-
         out = np.zeros((len(inputs), 4))
         out[:, EMPTY] = 1.0
         out[self.places] = 0.0
@@ -457,9 +456,6 @@ class _Torn:
         self.places, self.covered = places, covered
 
     def probabilities(self, inputs: np.ndarray) -> np.ndarray:
-        from vision.slot_model import SlotModel
-        from vision.templates import BLACK, COVERED, EMPTY
-
         out = SlotModel.load().probabilities(inputs)
         out[self.places] = 0.0
         out[self.places, EMPTY] = 0.8
@@ -474,8 +470,6 @@ def test_places_torn_between_bare_and_a_checker_are_no_sign_of_a_hand(
     between bare and black (small near-black checkers on black triangles, a shadow over dark
     wood) they made clear frames `occluded` (23 of 3,248 over 406 rendered set-ups, 12 when
     only places leaning 0.05 to covered count, and the same hands caught)."""
-    from vision.view import place_index
-
     setup = setup_factory(31)
     torn = [place_index(point, slot) for point in (2, 3, 4, 5) for slot in (2, 3, 4)]
     start = [Position.start().at(p) for p in range(1, 25)]
