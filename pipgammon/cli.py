@@ -68,6 +68,13 @@ def _parse_position(text: str, variant: Variant, player: Player) -> Position:
     return position_from_id(text, player)
 
 
+def _player(text: str) -> Player:
+    try:
+        return Player.from_label(text)
+    except ValueError as err:  # argparse prints it after "argument --player: "
+        raise argparse.ArgumentTypeError(str(err)) from err
+
+
 def _show(position: Position, variant: Variant, player: Player) -> str:
     """A position as output: its Position ID where the variant fits one, else its text."""
     return position_id(position, player) if variant.fits_position_id else position.to_text()
@@ -131,7 +138,7 @@ def _read_batch(name: str) -> Iterable[tuple[int, str]]:
 
 def cmd_moves(args: argparse.Namespace, out: IO[str]) -> int:
     variant = find_variant(args.variant)
-    player = Player.from_label(args.player)
+    player: Player = args.player
     if args.batch is not None:
         for number, line in _read_batch(args.batch):
             if not line.strip():
@@ -247,7 +254,7 @@ def build_parser() -> argparse.ArgumentParser:
     moves.add_argument("--batch", metavar="FILE",
                        help='JSON lines {"position": ID, "dice": [A, B]}; - for stdin')
     moves.add_argument("--variant", default="standard")
-    moves.add_argument("--player", default="white",
+    moves.add_argument("--player", type=_player, default="white",
                        help="who is on roll when --position is position text (default white)")
     moves.add_argument("--json", action="store_true")
     moves.set_defaults(run=cmd_moves)

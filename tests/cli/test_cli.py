@@ -75,6 +75,9 @@ def test_variants_json_lists_standard(capsys: pytest.CaptureFixture[str]) -> Non
         (["variants", "--frobnicate"], "pipgammon: unrecognized arguments: --frobnicate"),
         (["moves", "--dice"], "pipgammon: moves: argument --dice: expected one argument"),
         (["selfplay", "--match-to", "0"], "at least 1"),
+        (["moves", "--position", "start", "--dice", "6-4", "--player", "green"],
+         "moves: argument --player: not a player: 'green' (expected 'white' or 'black')"),
+        (["moves", "--batch", "-", "--player", "green"], "argument --player: not a player"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(
