@@ -21,6 +21,7 @@ from engine.lights import LAMPS, WHITE, Light, LightPlan
 from hardware.errors import HardwareError
 from hardware.lights import BoardLights
 from hardware.pins import DEFAULT_PIN_MAP, Backend, PinMap, load_pin_map
+from pipgammon.arguments import seconds
 from pipgammon.plans import read_plan
 
 
@@ -120,15 +121,12 @@ def _run_show(args: argparse.Namespace, backend: Backend, pins: PinMap, out: IO[
     with ExitStack() as stack:
         lights, _ = _open_lights(backend, pins, stack)
         lights.show(plan)
-        time.sleep(max(args.duration, 0.0))
+        time.sleep(args.duration)
 
 
 def cmd_lights(args: argparse.Namespace, out: IO[str]) -> int:
     from gpiozero import GPIOZeroError, PinFactoryFallback
 
-    if args.seconds_per_lamp < 0:
-        raise LightsUsageError(
-            f"lights: --seconds-per-lamp must not be negative, got {args.seconds_per_lamp}")
     try:
         # gpiozero warns once per pin library it fails to load; the error below says it all.
         warnings.simplefilter("ignore", PinFactoryFallback)
@@ -159,11 +157,11 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                         help="default: the pin map's backend (595)")
     lights.add_argument("--pins", metavar="FILE.toml",
                         help="a [hardware] pin map (default: the Pi 4/5 defaults)")
-    lights.add_argument("--seconds-per-lamp", type=float, default=0.5)
-    lights.add_argument("--duration", type=float, default=30.0, metavar="S",
+    lights.add_argument("--seconds-per-lamp", type=seconds, default=0.5)
+    lights.add_argument("--duration", type=seconds, default=30.0, metavar="S",
                         help="--test: seconds to listen for buttons (0: none); "
                         "--show: seconds to keep it lit")
     lights.add_argument("--png", metavar="OUT.png", help="--show --backend sim: also draw the board")
-    lights.add_argument("--at", type=float, default=0.0, metavar="S",
+    lights.add_argument("--at", type=seconds, default=0.0, metavar="S",
                         help="--png: draw the lamps S seconds after the plan was shown")
     lights.set_defaults(run=cmd_lights)

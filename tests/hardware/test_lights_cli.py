@@ -105,7 +105,14 @@ def test_show_prints_the_board_and_draws_it(tmp_path: Path) -> None:
         (["--show", "{bad}", "--backend", "sim"], "not a light plan"),
         (["--test", "--pins", "{conflict}"], "hardware.lamps.bar and hardware.buttons.mode both use GPIO 16"),
         (["--test", "--backend", "gpio"], "the gpio backend needs [hardware.lamps]"),
-        (["--test", "--seconds-per-lamp", "-1"], "--seconds-per-lamp must not be negative"),
+        (["--test", "--seconds-per-lamp", "-1"],
+         "lights: argument --seconds-per-lamp: expected seconds from 0 to 86400 (a day), got '-1'"),
+        (["--test", "--backend", "sim", "--seconds-per-lamp", "nan"], "--seconds-per-lamp: expected"),
+        (["--show", "{plan}", "--backend", "sim", "--duration", "nan"], "argument --duration: expected"),
+        (["--show", "{plan}", "--backend", "sim", "--duration", "-1"], "argument --duration: expected"),
+        (["--show", "{plan}", "--backend", "sim", "--at", "nan"], "argument --at: expected"),
+        (["--show", "{plan}", "--backend", "sim", "--at", "inf"], "argument --at: expected"),
+        (["--show", "{plan}", "--backend", "sim", "--duration", "1e300"], "argument --duration: expected"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(

@@ -1,0 +1,33 @@
+"""Argument types the subcommands share, so a bad value is refused while the command line is
+parsed: argparse puts the flag in front of the message (``argument --timeout: expected ...``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+# Long enough for any wait a person sets up by hand; far below what time.sleep and
+# Condition.wait accept (an overflow there is a traceback, not a message).
+MAX_SECONDS = 86400.0
+
+
+def _seconds(text: str, *, zero: bool) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and (value >= 0 if zero else value > 0) and value <= MAX_SECONDS):
+        span = f"from 0 to {MAX_SECONDS:g}" if zero else f"above 0 and at most {MAX_SECONDS:g}"
+        raise argparse.ArgumentTypeError(f"expected seconds {span} (a day), got {text!r}")
+    return value
+
+
+def seconds(text: str) -> float:
+    """A wait of 0 s or more (0: none), up to a day; nan, inf and negatives are refused."""
+    return _seconds(text, zero=True)
+
+
+def positive_seconds(text: str) -> float:
+    """A wait above 0 s, up to a day: for a timeout, which at 0 could never be met."""
+    return _seconds(text, zero=False)
