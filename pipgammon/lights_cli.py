@@ -29,6 +29,15 @@ class LightsUsageError(ValueError):
     """Bad input to ``pipgammon lights``, or hardware that is not there; printed as is."""
 
 
+def _png_path(text: str) -> str:
+    # cv2 picks its writer by the suffix and raises (not returns False) on one it has none for.
+    if Path(text).suffix.lower() != ".png":
+        raise argparse.ArgumentTypeError(f"expected a file name ending .png, got {text!r}")
+    if Path(text).is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is a folder; give a file name in it, such as board.png")
+    return text
+
+
 def use_mock_pwm_pins() -> None:
     """Under ``GPIOZERO_PIN_FACTORY=mock``, make the mock pins PWM-capable: gpiozero's default
     mock pin cannot dim, and the PWMLEDs, /OE and the tonal buzzer all need to."""
@@ -115,8 +124,14 @@ def _run_show(args: argparse.Namespace, backend: Backend, pins: PinMap, out: IO[
         from hardware.sim import render_image, render_text
 
         out.write(render_text(plan) + "\n")
-        if args.png is not None and not cv2.imwrite(args.png, render_image(plan, args.at)):
-            raise LightsUsageError(f"{args.png}: cannot write the picture")
+        if args.png is not None:
+            # Encoded here and written by Python, so a failed write says why (cv2.imwrite only says no).
+            _, png = cv2.imencode(".png", render_image(plan, args.at))
+            try:
+                Path(args.png).write_bytes(png.tobytes())
+            except OSError as err:
+                raise LightsUsageError(
+                    f"{args.png}: cannot write the picture ({err.strerror or err})") from err
         return
     with ExitStack() as stack:
         lights, _ = _open_lights(backend, pins, stack)
@@ -161,7 +176,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     lights.add_argument("--duration", type=seconds, default=30.0, metavar="S",
                         help="--test: seconds to listen for buttons (0: none); "
                         "--show: seconds to keep it lit")
-    lights.add_argument("--png", metavar="OUT.png", help="--show --backend sim: also draw the board")
+    lights.add_argument("--png", type=_png_path, metavar="OUT.png",
+                        help="--show --backend sim: also draw the board")
     lights.add_argument("--at", type=seconds, default=0.0, metavar="S",
                         help="--png: draw the lamps S seconds after the plan was shown")
     lights.set_defaults(run=cmd_lights)

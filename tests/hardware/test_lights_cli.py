@@ -113,12 +113,19 @@ def test_show_prints_the_board_and_draws_it(tmp_path: Path) -> None:
         (["--show", "{plan}", "--backend", "sim", "--at", "nan"], "argument --at: expected"),
         (["--show", "{plan}", "--backend", "sim", "--at", "inf"], "argument --at: expected"),
         (["--show", "{plan}", "--backend", "sim", "--duration", "1e300"], "argument --duration: expected"),
+        (["--show", "{plan}", "--backend", "sim", "--png", "out.xyz"],
+         "argument --png: expected a file name ending .png, got 'out.xyz'"),
+        (["--show", "{plan}", "--backend", "sim", "--png", "{folder}"], "shots.png is a folder"),
+        (["--show", "{plan}", "--backend", "sim", "--png", "{nowhere}"],
+         "board.png: cannot write the picture (No such file or directory)"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
 ) -> None:
-    files = {"plan": tmp_path / "plan.json", "bad": tmp_path / "bad.json", "conflict": tmp_path / "pins.toml"}
+    files = {"plan": tmp_path / "plan.json", "bad": tmp_path / "bad.json", "conflict": tmp_path / "pins.toml",
+             "folder": tmp_path / "shots.png", "nowhere": tmp_path / "no" / "board.png"}
+    files["folder"].mkdir()
     files["plan"].write_text("{}")
     files["bad"].write_text('{"point-1": {"pattern": "flash", "colour": "#ffffff"}}')
     files["conflict"].write_text(
