@@ -11,6 +11,7 @@ import json
 import time
 from typing import IO
 
+from pipgammon.arguments import positive_seconds, seconds
 from pipgammon.plans import read_plan
 
 
@@ -102,12 +103,12 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     selftest.set_defaults(run=cmd_selftest)
 
     simulate = commands.add_parser("simulate", help="run the firmware on a pty and print its path")
-    simulate.add_argument("--seconds", type=float, default=None,
+    simulate.add_argument("--seconds", type=seconds, default=None,
                           help="stop after this long (default: at Ctrl-C)")
     simulate.set_defaults(run=cmd_simulate)
 
     show = commands.add_parser("show", help="show a light plan (JSON, as LightPlan.to_dict) on the board")
     show.add_argument("--port", default="auto", help="a serial URL or path; 'auto' finds the Pico by VID:PID")
-    show.add_argument("--timeout", type=float, default=5.0)
+    show.add_argument("--timeout", type=positive_seconds, default=5.0)
     show.add_argument("plan", metavar="PLAN.json")
     show.set_defaults(run=cmd_show)

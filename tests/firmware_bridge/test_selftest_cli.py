@@ -67,6 +67,22 @@ def test_bad_selftest_options_are_one_line(argv: list[str], message: str,
     assert message in err and err.count("\n") == 1
 
 
+@pytest.mark.parametrize(("argv", "message"), [
+    (["simulate", "--seconds", "-1"], "bridge simulate: argument --seconds: expected seconds from 0"),
+    (["simulate", "--seconds", "nan"], "argument --seconds: expected seconds from 0"),
+    # nan never returned: Condition.wait_for waited for ever.
+    (["show", "--port", "loop://", "--timeout", "nan", "plan.json"],
+     "bridge show: argument --timeout: expected seconds above 0 and at most 86400 (a day), got 'nan'"),
+    (["show", "--port", "loop://", "--timeout", "-1", "plan.json"], "argument --timeout: expected"),
+    (["show", "--port", "loop://", "--timeout", "0", "plan.json"], "argument --timeout: expected"),
+])
+def test_a_time_that_is_not_a_number_of_seconds_is_one_line(argv: list[str], message: str,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["bridge", *argv])[0] == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
 def test_show_sends_a_plan_file_to_the_board(sim: SimulatedBoard, tmp_path: Path) -> None:
     plan = LightPlan.dark().with_points({13: Light.blink(GREEN)})
     path = tmp_path / "plan.json"
