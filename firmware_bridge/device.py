@@ -9,6 +9,7 @@ soon as the board is back.
 
 from __future__ import annotations
 
+import math
 import random
 import threading
 import time
@@ -17,13 +18,19 @@ from dataclasses import dataclass
 
 from engine.buttons import ButtonEvent
 from engine.lights import LightPlan
-from firmware_bridge.errors import BridgeError, BridgeTimeoutError, HandshakeError
+from firmware_bridge.errors import BadTimeoutError, BridgeError, BridgeTimeoutError, HandshakeError
 from firmware_bridge.framing import FirmwareInfo, encode_lights
 from firmware_bridge.layout import StripLayout
 from firmware_bridge.protocol import Event, HostProtocol, LinkConfig, Lost, Phase, Pressed, Ready, Refused
 from firmware_bridge.transport import Backoff, PortOpener, SerialLink
 
 ButtonCallback = Callable[[ButtonEvent], None]
+
+
+def _check_timeout(timeout: float) -> None:
+    # Condition.wait_for waits for ever on nan and raises OverflowError past TIMEOUT_MAX.
+    if not (math.isfinite(timeout) and 0 <= timeout <= threading.TIMEOUT_MAX):
+        raise BadTimeoutError(f"a timeout of {timeout:g} s: expected a finite number of seconds, 0 or more")
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +73,7 @@ class Bridge:
 
     def open(self, timeout: float = 5.0) -> FirmwareInfo:
         """Start the link and wait for the hello reply; raise if it does not come."""
+        _check_timeout(timeout)
         self._link.start()
         with self._changed:
             ready = self._changed.wait_for(
@@ -103,6 +111,7 @@ class Bridge:
 
     def wait_synced(self, timeout: float) -> bool:
         """Wait until the board shows the newest plan; False on timeout."""
+        _check_timeout(timeout)
         with self._changed:
             return self._changed.wait_for(lambda: self._protocol.is_synced, timeout)
 

@@ -19,6 +19,10 @@ class LayoutError(BridgeError, ValueError):
     """A strip layout that cannot exist, or does not fit the board's strip."""
 
 
+class BadTimeoutError(BridgeError, ValueError):
+    """A timeout that is not a number of seconds a wait can take (nan waited for ever)."""
+
+
 class HandshakeError(BridgeError, ConnectionError):
     """The board answered the hello, but the two ends cannot work together."""
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 import threading
 from dataclasses import dataclass, field
@@ -11,7 +12,7 @@ import pytest
 
 from engine.lights import GREEN, RED, Light, LightPlan
 from firmware_bridge.device import Bridge
-from firmware_bridge.errors import BridgeTimeoutError, DeviceNotFoundError, TransportError
+from firmware_bridge.errors import BadTimeoutError, BridgeTimeoutError, DeviceNotFoundError, TransportError
 from firmware_bridge.framing import encode_lights
 from firmware_bridge.selftest import FaultRelay, PortInfo
 from firmware_bridge.simulator import SimulatedBoard
@@ -113,6 +114,27 @@ def test_a_missing_board_times_out_naming_the_reason() -> None:
     bridge = Bridge(UsbOpener(comports=lambda: []), backoff=FAST)
     with pytest.raises(BridgeTimeoutError, match="2E8A:0005"):
         bridge.open(timeout=0.2)
+
+
+@pytest.mark.parametrize("timeout", [-1.0, math.nan, math.inf, 1e300])
+@pytest.mark.parametrize("method", ["open", "wait_synced"])
+def test_a_timeout_that_is_not_seconds_is_refused_before_waiting(method: str, timeout: float) -> None:
+    bridge = Bridge(UrlOpener("loop://"))
+    errors: list[Exception] = []
+
+    def call() -> None:
+        try:
+            getattr(bridge, method)(timeout)
+        except Exception as err:
+            errors.append(err)
+
+    # nan made Condition.wait_for wait for ever: aside, this test fails instead of hanging.
+    waiter = threading.Thread(target=call, daemon=True)
+    waiter.start()
+    waiter.join(2.0)
+    bridge.close()
+    assert len(errors) == 1 and isinstance(errors[0], BadTimeoutError) and isinstance(errors[0], ValueError)
+    assert f"timeout of {timeout:g} s" in str(errors[0])
 
 
 def test_bridge_shows_a_plan_on_the_firmware_over_a_pty(sim: SimulatedBoard) -> None:
