@@ -157,12 +157,17 @@ def pin_map_from_config(section: Mapping[str, Any]) -> PinMap:
 def load_pin_map(path: Path) -> PinMap:
     """Read ``[hardware]`` from a TOML file; errors name the file."""
     try:
-        with path.open("rb") as handle:
-            document = tomllib.load(handle)
+        data = path.read_bytes()
     except OSError as err:
         raise PinMapError(f"{path}: cannot read it ({err.strerror})") from err
+    try:
+        document = tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as err:
+        raise PinMapError(f"{path}: not UTF-8 text (at byte offset {err.start})") from None
     except tomllib.TOMLDecodeError as err:
         raise PinMapError(f"{path}: not TOML ({err})") from err
+    except RecursionError:  # tomllib recurses into nested arrays and inline tables
+        raise PinMapError(f"{path}: not TOML (nested too deeply)") from None
     section = document.get("hardware")
     if not isinstance(section, Mapping):
         raise PinMapError(f"{path}: no [hardware] table")

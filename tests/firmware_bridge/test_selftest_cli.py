@@ -99,6 +99,9 @@ def test_show_reports_a_bad_port_or_plan_in_one_line(tmp_path: Path,
     path.write_text('{"point-1": {"pattern": "glow", "colour": "#00ff00"}}')
     assert run(["bridge", "show", "--port", "/nonexistent/tty", str(path)])[0] == 2
     assert "plan.json: not a light plan" in capsys.readouterr().err
+    path.write_bytes(b'{"point-1": "\xff"}')
+    assert run(["bridge", "show", "--port", "/nonexistent/tty", str(path)])[0] == 2
+    assert "plan.json: not UTF-8 text" in capsys.readouterr().err
     path.write_text("{}")
     assert run(["bridge", "show", "--port", "/nonexistent/tty", "--timeout", "0.2", str(path)])[0] == 2
     err = capsys.readouterr().err

@@ -103,6 +103,8 @@ def test_show_prints_the_board_and_draws_it(tmp_path: Path) -> None:
         (["--show", "missing.json", "--backend", "sim"], "missing.json: cannot read it"),
         (["--show", "{plan}", "--backend", "595", "--png", "x.png"], "--png draws the simulated board"),
         (["--show", "{bad}", "--backend", "sim"], "not a light plan"),
+        (["--show", "{binary}", "--backend", "sim"], "binary.json: not UTF-8 text (at byte offset 1)"),
+        (["--show", "{deep}", "--backend", "sim"], "deep.json: not a light plan (nested too deeply)"),
         (["--test", "--pins", "{conflict}"], "hardware.lamps.bar and hardware.buttons.mode both use GPIO 16"),
         (["--test", "--backend", "gpio"], "the gpio backend needs [hardware.lamps]"),
         (["--test", "--seconds-per-lamp", "-1"],
@@ -124,8 +126,11 @@ def test_bad_input_is_one_line_and_exit_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
 ) -> None:
     files = {"plan": tmp_path / "plan.json", "bad": tmp_path / "bad.json", "conflict": tmp_path / "pins.toml",
-             "folder": tmp_path / "shots.png", "nowhere": tmp_path / "no" / "board.png"}
+             "folder": tmp_path / "shots.png", "nowhere": tmp_path / "no" / "board.png",
+             "binary": tmp_path / "binary.json", "deep": tmp_path / "deep.json"}
     files["folder"].mkdir()
+    files["binary"].write_bytes(b"{\xff}")
+    files["deep"].write_text("[" * 100000 + "]" * 100000)
     files["plan"].write_text("{}")
     files["bad"].write_text('{"point-1": {"pattern": "flash", "colour": "#ffffff"}}')
     files["conflict"].write_text(

@@ -106,6 +106,12 @@ def test_a_file_error_names_the_file(tmp_path: Path) -> None:
     bad.write_text("[hardware\n")
     with pytest.raises(PinMapError, match="not TOML"):
         load_pin_map(bad)
+    bad.write_bytes(b'[hardware]\nbackend = "gpio" # \xff\n')
+    with pytest.raises(PinMapError, match=r"pins.toml: not UTF-8 text \(at byte offset 30\)"):
+        load_pin_map(bad)
+    bad.write_text("a = " + "[" * 100000 + "]" * 100000)
+    with pytest.raises(PinMapError, match=r"pins.toml: not TOML \(nested too deeply\)"):
+        load_pin_map(bad)
     with pytest.raises(PinMapError, match="cannot read it"):
         load_pin_map(tmp_path / "missing.toml")
     (tmp_path / "empty.toml").write_text("")
