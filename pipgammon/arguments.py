@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Callable
+
+from pipgammon.config import MAX_MATCH_LENGTH
 
 # Long enough for any wait a person sets up by hand; far below what time.sleep and
 # Condition.wait accept (an overflow there is a traceback, not a message).
@@ -31,3 +34,21 @@ def seconds(text: str) -> float:
 def positive_seconds(text: str) -> float:
     """A wait above 0 s, up to a day: for a timeout, which at 0 could never be met."""
     return _seconds(text, zero=False)
+
+
+def match_length(shortest: int) -> Callable[[str], int]:
+    """The type of a ``--match-to``: from ``shortest`` (0: money play too) to the longest match
+    gnubg plays, the bound the service's ``game.match-to`` has."""
+    money = " (money play)" if shortest == 0 else ""
+
+    def points(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = -1
+        if not shortest <= value <= MAX_MATCH_LENGTH:
+            raise argparse.ArgumentTypeError(f"expected a whole number of points from {shortest}{money} "
+                                             f"to {MAX_MATCH_LENGTH}, got {text!r}")
+        return value
+
+    return points

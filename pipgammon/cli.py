@@ -23,6 +23,7 @@ from engine.selfplay import self_play
 from engine.turn import Ask
 from engine.variants import VARIANTS, Variant, find_variant
 from pipgammon import __version__
+from pipgammon.arguments import match_length
 from pipgammon.bridge_cli import BridgeUsageError
 from pipgammon.bridge_cli import add_commands as add_bridge_commands
 from pipgammon.config import ConfigError
@@ -178,8 +179,6 @@ def cmd_variants(args: argparse.Namespace, out: IO[str]) -> int:
 
 def cmd_selfplay(args: argparse.Namespace, out: IO[str]) -> int:
     """Play and print a whole game (or match) of the engine against itself."""
-    if args.match_to < 1:
-        raise UsageError(f"selfplay: --match-to must be at least 1, got {args.match_to}")
     variant = find_variant(args.variant)
     rng = random.Random(args.seed)
     opening = OpeningRule(args.opening)
@@ -266,7 +265,8 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay = sub.add_parser("selfplay", help="let the engine play itself and print the game")
     selfplay.add_argument("--seed", type=int, default=1)
     selfplay.add_argument("--variant", default="standard")
-    selfplay.add_argument("--match-to", type=int, default=1)
+    # 1 at least: a money session never ends, so it would never print a result.
+    selfplay.add_argument("--match-to", type=match_length(1), default=1)
     selfplay.add_argument("--opening", choices=[r.value for r in OpeningRule],
                           default=OpeningRule.ONE_DIE_EACH.value)
     selfplay.set_defaults(run=cmd_selfplay)

@@ -26,6 +26,7 @@ from engine.events import Event
 from engine.referee import Mode, OpeningChoice, Referee, RefereeConfig
 from engine.scene import Scene
 from engine.variants import find_variant
+from pipgammon.arguments import match_length
 from pipgammon.frames import Frame, FrameSourceError, stills, video_presses
 from pipgammon.journal import Journal, JournalError, load
 
@@ -291,7 +292,7 @@ def add_commands(sub: Any) -> None:
     replay.add_argument("frames", metavar="FRAMES", help="a folder of stills or a video file")
     replay.add_argument("--calibration", required=True, metavar="CALIBRATION.json")
     replay.add_argument("--variant", default="standard")
-    replay.add_argument("--match-to", type=int, default=1)
+    replay.add_argument("--match-to", type=match_length(0), default=1)
     replay.add_argument("--opening", choices=[o.value for o in OpeningChoice], default="auto")
     replay.add_argument("--mode", choices=[m.value for m in Mode], default="play")
     replay.add_argument("--events", required=True, metavar="EVENTS.jsonl")

@@ -107,3 +107,14 @@ def test_a_video_goes_through_the_stabiliser_and_resumes_too(tmp_path: Path) -> 
     cut.write_bytes(b"".join(lines[: len(lines) // 2]))
     assert _replay(video, calibration, cut, "--resume") == 0
     assert load(cut).events == load(whole).events
+
+
+@pytest.mark.parametrize("length", ["65", "-1", "99999999999999999999", "five"])
+def test_a_match_length_gnubg_cannot_play_is_refused_naming_match_to(
+        length: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Refused as the arguments are read: no frame is looked at, no journal is begun.
+    assert _replay(tmp_path, tmp_path / "calibration.json", tmp_path / "e.jsonl", "--match-to", length) == 2
+    err = capsys.readouterr().err
+    assert err == (f"pipgammon: replay: argument --match-to: expected a whole number of points from 0 "
+                   f"(money play) to 64, got {length!r}\n")
+    assert not (tmp_path / "e.jsonl").exists()
