@@ -40,6 +40,7 @@ from __future__ import annotations
 import difflib
 import ipaddress
 import math
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -64,6 +65,8 @@ MAX_MATCH_LENGTH = 64
 # Camera frames: the smallest size the vision still reads dice at, the largest any Pi camera gives.
 MIN_SIDE, MAX_SIDE = 160, 8192
 MAX_FPS = 120
+# The kernel numbers V4L2 devices below its VIDEO_NUM_DEVICES (256): /dev/video0 to /dev/video255.
+MAX_VIDEO_DEVICE = 255
 # A web token shorter than this is guessable from the network in an afternoon.
 MIN_TOKEN_LENGTH = 16
 
@@ -276,6 +279,9 @@ class _KeyError(Exception):
         self.key, self.problem = key, problem
 
 
+_HEX4 = re.compile(r"[0-9a-fA-F]{4}")
+
+
 def _show(value: object) -> str:
     """A value as the user wrote it in TOML, cut short: the message stays one line."""
     if isinstance(value, bool):
@@ -389,10 +395,13 @@ class _Reader:
         if kind is None or (kind is SourceKind.PICAMERA2 and argument):
             raise _KeyError("camera.source", f"expected {expected}, got {_show(source)}")
         if kind is SourceKind.USB:
-            if not argument.strip().isdecimal() or not argument.strip().isascii():
-                raise _KeyError("camera.source", f"expected usb:N with N the number of /dev/videoN, "
-                                                 f"got {_show(source)}")
-            device = int(argument)
+            number = argument.strip()
+            # The length first: int() of thousands of digits is itself a ValueError.
+            if not (number.isdecimal() and number.isascii() and len(number) <= 3
+                    and int(number) <= MAX_VIDEO_DEVICE):
+                raise _KeyError("camera.source", f"expected usb:N with N from 0 to {MAX_VIDEO_DEVICE} "
+                                                 f"(/dev/videoN), got {_show(source)}")
+            device = int(number)
         elif kind in (SourceKind.FOLDER, SourceKind.VIDEO):
             if not argument.strip():
                 raise _KeyError("camera.source", f"expected {kind.value}:PATH, got {_show(source)}")
@@ -482,14 +491,11 @@ class _Reader:
                           '"auto", a device path such as "/dev/pipgammon-bridge", or a serial URL')
         usb_id = table.get("usb-id", "2e8a:0005")
         vid_text, colon, pid_text = usb_id.partition(":") if isinstance(usb_id, str) else ("", "", "")
-        try:
-            if not colon or len(vid_text) != 4 or len(pid_text) != 4:
-                raise ValueError(usb_id)
-            vid, pid = int(vid_text, 16), int(pid_text, 16)
-        except ValueError:
+        # Exactly as lsusb prints it: int(x, 16) alone would also take "-001", "0x12" and "1_23".
+        if not (colon and _HEX4.fullmatch(vid_text) and _HEX4.fullmatch(pid_text)):
             raise _KeyError("bridge.usb-id", f"expected VID:PID as four hex digits each, e.g. \"2e8a:0005\", "
-                                             f"got {_show(usb_id)}") from None
-        return BridgeConfig(port, vid, pid)
+                                             f"got {_show(usb_id)}")
+        return BridgeConfig(port, int(vid_text, 16), int(pid_text, 16))
 
     def web(self, document: Mapping[str, Any]) -> WebConfig:
         table = self._section(document, "web", ["host", "port", "token"])
@@ -505,7 +511,13 @@ class _Reader:
         token = table.get("token")
         if token is not None and not (isinstance(token, str) and len(token.strip()) >= MIN_TOKEN_LENGTH
                                       and token.isprintable()):
-            got = "a string that is too short" if isinstance(token, str) else _show(token)
+            if not isinstance(token, str):
+                got = _show(token)
+            elif not token.isprintable():  # where, and which: the rest of the secret stays unshown
+                at, char = next((i, c) for i, c in enumerate(token) if not c.isprintable())
+                got = f"a string with an unprintable character (character {at + 1}, {char!r})"
+            else:
+                got = "a string that is too short"
             raise _KeyError("web.token", f"expected a secret of at least {MIN_TOKEN_LENGTH} printable "
                                          f"characters (e.g. from `openssl rand -hex 16`), got {got}")
         if token is None and not _is_loopback(host):
