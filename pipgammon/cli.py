@@ -127,28 +127,50 @@ def _print_moves(entry: dict[str, Any], as_json: bool, out: IO[str]) -> None:
 
 def _read_batch(name: str) -> Iterable[tuple[int, str]]:
     try:
-        handle = sys.stdin if name == "-" else open(name, encoding="utf-8")  # noqa: SIM115
+        handle = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115
     except OSError as err:
         raise UsageError(f"cannot read batch file {name}: {err.strerror}") from err
     with handle:
-        try:
-            yield from enumerate(handle, 1)
-        except UnicodeDecodeError as err:
-            raise UsageError(f"{name}: not UTF-8 text ({err.reason})") from err
+        # Decoded line by line, so a bad byte is named by its line (a text handle decodes in chunks).
+        for number, data in enumerate(handle, 1):
+            try:
+                yield number, data.decode("utf-8")
+            except UnicodeDecodeError as err:
+                raise UsageError(f"{name}:{number}: not UTF-8 text ({err.reason})") from err
+
+
+class _DuplicateKeyError(ValueError):
+    """A JSON object that gives one key twice; `cmd_moves` adds the line."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # json keeps the last of a repeated key, so a line could mean two cases and answer one.
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise _DuplicateKeyError(key)
+        seen.add(key)
+    return dict(pairs)
 
 
 def cmd_moves(args: argparse.Namespace, out: IO[str]) -> int:
     variant = find_variant(args.variant)
     player: Player = args.player
     if args.batch is not None:
+        if args.position is not None or args.dice is not None:
+            raise UsageError("moves: give --batch FILE or --position ID and --dice A-B, not both")
         for number, line in _read_batch(args.batch):
             if not line.strip():
                 continue
             where = f"{args.batch}:{number}"
             try:
-                case = json.loads(line)
+                case = json.loads(line, object_pairs_hook=_unique_keys)
             except json.JSONDecodeError as err:
                 raise UsageError(f"{where}: not JSON ({err.msg})") from err
+            except _DuplicateKeyError as err:
+                raise UsageError(f"{where}: {json.dumps(str(err))} is given twice; which is meant?") from err
+            except RecursionError:  # json recurses into nested arrays and objects
+                raise UsageError(f"{where}: not JSON (nested too deeply)") from None
             if not isinstance(case, dict) or "position" not in case or "dice" not in case:
                 raise UsageError(f'{where}: expected {{"position": ID, "dice": [A, B]}}')
             if not isinstance(case["position"], str):

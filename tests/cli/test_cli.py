@@ -81,6 +81,10 @@ def test_variants_json_lists_standard(capsys: pytest.CaptureFixture[str]) -> Non
         (["moves", "--position", "start", "--dice", "6-4", "--player", "green"],
          "moves: argument --player: not a player: 'green' (expected 'white' or 'black')"),
         (["moves", "--batch", "-", "--player", "green"], "argument --player: not a player"),
+        # The batch's own positions and dice would silently win over these.
+        (["moves", "--batch", "cases.jsonl", "--position", "start"],
+         "moves: give --batch FILE or --position ID and --dice A-B, not both"),
+        (["moves", "--batch", "cases.jsonl", "--dice", "6-4"], "not both"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(
@@ -100,6 +104,9 @@ def test_bad_input_is_one_line_and_exit_2(
         ('{"position": "4HPwATDgc/ABMA", "dice": [1]}\n', "dice must be"),
         ('{"position": "4HPwATDgc/ABMA", "dice": [1, 2]}\n{"position": "x", "dice": [1, 2]}\n',
          "cases.jsonl:2: not a gnubg Position ID"),
+        ('{"position": "4HPwATDgc/ABMA", "dice": [6, 4], "dice": [1, 2]}\n',
+         "cases.jsonl:1: \"dice\" is given twice; which is meant?"),
+        ("\n" + "[" * 100000 + "]" * 100000 + "\n", "cases.jsonl:2: not JSON (nested too deeply)"),
     ],
 )
 def test_bad_batch_lines_name_the_line(
@@ -116,6 +123,14 @@ def test_binary_batch_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     batch.write_bytes(b"\xff\xfe\x00garbage")
     code, _, err = run(["moves", "--batch", str(batch)], capsys)
     assert code == 2 and "not UTF-8" in err
+
+
+def test_a_batch_line_that_is_not_utf8_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    batch = tmp_path / "cases.jsonl"
+    batch.write_bytes(b'{"position": "start", "dice": [6, 4]}\n{"position": "\xff"}\n')
+    code, out, err = run(["moves", "--batch", str(batch)], capsys)
+    assert code == 2 and out.count("\n") == 1  # line 1 was answered before line 2 was read
+    assert err == f"pipgammon: {batch}:2: not UTF-8 text (invalid start byte)\n"
 
 
 def test_selfplay_prints_a_whole_game(capsys: pytest.CaptureFixture[str]) -> None:
