@@ -52,3 +52,11 @@ def match_length(shortest: int) -> Callable[[str], int]:
         return value
 
     return points
+
+
+def name(text: str) -> str:
+    """A player's name for a record: printable and not blank, since a newline or another
+    control character in it would break the record's layout."""
+    if not text.strip() or not text.isprintable():
+        raise argparse.ArgumentTypeError(f"expected a name of printable characters, got {text!r}")
+    return text

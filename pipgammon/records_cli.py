@@ -15,6 +15,7 @@ from typing import IO
 
 from engine.events import Event
 from engine.records import RecordError, to_mat, to_sgf, to_text
+from pipgammon.arguments import name
 from pipgammon.journal import JournalError, load
 
 
@@ -65,6 +66,6 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     export.add_argument("--mat", metavar="OUT.mat", help="Jellyfish match file (standard game only)")
     export.add_argument("--sgf", metavar="OUT.sgf", help="GNU Backgammon SGF (standard game only)")
     export.add_argument("--text", metavar="OUT.txt", help="readable record (any variant)")
-    export.add_argument("--white", default="White", help="White's name in the record")
-    export.add_argument("--black", default="Black", help="Black's name in the record")
+    export.add_argument("--white", type=name, default="White", help="White's name in the record")
+    export.add_argument("--black", type=name, default="Black", help="Black's name in the record")
     export.set_defaults(run=cmd_export)

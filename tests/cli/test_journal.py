@@ -274,11 +274,16 @@ def test_export_bad_input_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.
         ([str(tmp_path / "none.jsonl"), "--mat", "x.mat"], "none.jsonl: cannot read the journal"),
         ([str(path), "--mat", str(tmp_path / "x.mat")], "variant acey-deucey: GNU Backgammon cannot"),
         ([str(path), "--text", str(tmp_path / "no" / "x.txt")], "cannot write"),
+        # A newline in a name would start a line of its own in the record.
+        ([str(path), "--text", str(tmp_path / "x.txt"), "--white", "Ann\nBlack wins"],
+         "export: argument --white: expected a name of printable characters, got 'Ann\\nBlack wins'"),
+        ([str(path), "--text", str(tmp_path / "x.txt"), "--black", "\x1b[31mBob"], "--black: expected"),
+        ([str(path), "--text", str(tmp_path / "x.txt"), "--black", " "], "argument --black: expected"),
     ]
     for argv, message in cases:
         code, out, err = export(argv, capsys)
         assert code == 2 and out == "", argv
         assert err.startswith("pipgammon: ") and message in err and err.count("\n") == 1, err
-    assert not (tmp_path / "x.mat").exists()
+    assert not (tmp_path / "x.mat").exists() and not (tmp_path / "x.txt").exists()
     code, _, _ = export([str(path), "--text", str(tmp_path / "x.txt")], capsys)
     assert code == 0 and "acey-deucey" in (tmp_path / "x.txt").read_text()
