@@ -292,9 +292,14 @@ class Referee:
         # Which dice still lie on the board was learnt from scenes, not events: a roll whose
         # turn ended may have been picked up since.  Only the roll being played is surely
         # still there; any other die seen next is new (a roll again of the same numbers).
+        # The roll being played is the mover's dice, and after a one-die-each opening the
+        # opponent's die too (`_roll_dice`): taken for new, that die was a roll out of turn, and
+        # the demo's game could not be resumed at White's opening play.
         game = referee._match.game
-        playing = game.progress.player.label if game.phase is Phase.MOVING and game.progress else None
-        referee._in_use = {colour: dice if colour == playing else ()
+        playing: set[str] = set()
+        if game.phase is Phase.MOVING and game.progress is not None:
+            playing = {game.progress.player.label, *(colour for colour, _ in referee._roll_dice)}
+        referee._in_use = {colour: dice if colour in playing else ()
                            for colour, dice in referee._in_use.items()}
         # Dice said to be void or thrown again stay ignored while they lie there, which only
         # scenes tell.  Once a later frame decided anything they may have been picked up, and a

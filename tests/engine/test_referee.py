@@ -712,6 +712,19 @@ def test_a_resumed_referee_reads_a_roll_of_the_same_numbers_as_dice_picked_up_be
     assert resumed == live
 
 
+def test_a_referee_resumed_during_a_one_die_each_opening_keeps_the_opponents_die() -> None:
+    # Found by a review: the demo's journal, cut after White's opening 3-2 was seen moved, would
+    # not resume.  Black's opening die, still on the board, was taken for a new Black roll
+    # thrown out of turn (a void roll) where the live referee knew it for the opening's.
+    referee, dice = _opened((3, 2))
+    journal = list(referee.events)
+    assert journal[-1].type == "opening"
+    moved = Scene.of(_result("13/10 13/11", (3, 2)), dice=dice)
+    live = referee.see(moved, "f")
+    assert "void-roll" not in [e.type for e in live]
+    assert Referee.resume(RefereeConfig(), journal).see(moved, "f") == live
+
+
 def test_a_resumed_referee_forgets_a_void_roll_picked_up_long_ago() -> None:
     # Found by bench/referee.py's SIGKILL test: a void roll stayed ignored through the resume,
     # so the same numbers thrown turns later were taken for the void dice still lying there.
