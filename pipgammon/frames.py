@@ -81,5 +81,10 @@ def stills(folder: Path) -> list[Frame]:
     return [Frame(p.name, i, i * STILL_MS, p, presses.get(p.name, ())) for i, p in enumerate(files)]
 
 
+def video_presses_path(video: Path) -> Path:
+    """Where a video's presses are: ``game.avi`` -> ``game.buttons.jsonl``."""
+    return video.with_suffix(".buttons.jsonl")
+
+
 def video_presses(video: Path) -> dict[str, tuple[ButtonEvent, ...]]:
-    return read_presses(video.with_suffix(".buttons.jsonl"))
+    return read_presses(video_presses_path(video))

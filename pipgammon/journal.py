@@ -59,10 +59,20 @@ class Problem:
 
 @dataclass(frozen=True, slots=True)
 class Loaded:
-    """The events of a journal in order, and the lines that were not events."""
+    """The events of a journal in order, the lines that were not events, and the line (from 1)
+    each event was read from, so a later complaint about an event can name its line."""
 
     events: tuple[Event, ...]
     problems: tuple[Problem, ...]
+    lines: tuple[int, ...] = ()
+
+    def summary(self, most: int = 5) -> list[str]:
+        """The problems as lines to show a person: the first ``most``, then how many more.  A
+        file that is no journal at all (a photo given by mistake) has thousands."""
+        shown = [str(problem) for problem in self.problems[:most]]
+        if len(self.problems) > most:
+            shown.append(f"... and {len(self.problems) - most} more lines that are not events")
+        return shown
 
 
 def _line_event(raw: bytes, number: int, last: bool) -> Event | Problem:
@@ -75,7 +85,9 @@ def _line_event(raw: bytes, number: int, last: bool) -> Event | Problem:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
-        return Problem(number, f"not JSON ({err.msg} at column {err.colno}){torn}", text[:80])
+        return Problem(number, f"not JSON ({err.msg}: column {err.colno}){torn}", text[:80])
+    except RecursionError:  # brackets nested thousands deep: damage, not an event
+        return Problem(number, f"not JSON (nested too deeply){torn}", text[:80])
     try:
         return Event.from_json(data)
     except EventError as err:
@@ -93,6 +105,7 @@ def read_events(handle: BinaryIO) -> Loaded:
         lines.pop()  # what follows the final newline: nothing
     events: list[Event] = []
     problems: list[Problem] = []
+    numbers: list[int] = []
     for number, raw in enumerate(lines, 1):
         last = number == len(lines) and not complete
         if not raw.strip():
@@ -100,13 +113,14 @@ def read_events(handle: BinaryIO) -> Loaded:
         found = _line_event(raw, number, last)
         if isinstance(found, Event):
             events.append(found)
+            numbers.append(number)
             if last:
                 # The whole event is there, only its newline is missing: keep it, but say so.
                 problems.append(Problem(number, "no newline at the end (read anyway; the next "
                                                 "append ends it)"))
         else:
             problems.append(found)
-    return Loaded(tuple(events), tuple(problems))
+    return Loaded(tuple(events), tuple(problems), tuple(numbers))
 
 
 def load(path: str | os.PathLike[str]) -> Loaded:

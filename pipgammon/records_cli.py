@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
-from engine.events import Event
 from engine.records import RecordError, to_mat, to_sgf, to_text
 from pipgammon.arguments import name
-from pipgammon.journal import JournalError, load
+from pipgammon.journal import JournalError, Loaded, load
+from pipgammon.outputs import OutputError, check_outputs, write_all
 
 
 class RecordsUsageError(ValueError):
@@ -27,37 +27,52 @@ Export = Callable[..., str]
 
 
 def cmd_export(args: argparse.Namespace, out: IO[str]) -> int:
-    wanted: list[tuple[str, Export, str]] = [
-        (flag, export, path) for flag, export, path in (
+    wanted: list[tuple[str, Export, Path]] = [
+        (flag, export, Path(path)) for flag, export, path in (
             ("--mat", to_mat, args.mat), ("--sgf", to_sgf, args.sgf), ("--text", to_text, args.text))
         if path is not None
     ]
     if not wanted:
         raise RecordsUsageError("export: give at least one of --mat OUT.mat, --sgf OUT.sgf, --text OUT.txt")
+    journal = Path(args.journal)
     try:
-        loaded = load(args.journal)
-    except JournalError as err:
+        check_outputs({flag: path for flag, _, path in wanted}, {"journal": journal})
+        loaded = load(journal)
+    except (OutputError, JournalError) as err:
         raise RecordsUsageError(f"export: {err}") from err
-    for problem in loaded.problems:
-        print(f"pipgammon: {args.journal}: {problem} (skipped)", file=sys.stderr)
+    if loaded.problems and not loaded.events:
+        raise RecordsUsageError(f"export: {journal}: not a journal: none of its lines is an event "
+                                f"({loaded.problems[0]})")
+    for line in loaded.summary():
+        print(f"pipgammon: {journal}: {line} (skipped)", file=sys.stderr)
     players = (args.white, args.black)
-    texts = [(flag, path, _export(export, loaded.events, players, args.journal))
-             for flag, export, path in wanted]
-    # Written only once every export has worked: a refused stream leaves no half of a set.
-    for flag, path, text in texts:
-        try:
-            Path(path).write_text(text, encoding="utf-8")
-        except OSError as err:
-            raise RecordsUsageError(f"export {flag}: cannot write {path} ({err.strerror or err})") from err
+    texts = [(flag, path, _export(export, loaded, players, journal)) for flag, export, path in wanted]
+    # Written only once every export has worked, and all or none: a refused stream or an
+    # unwritable folder leaves no half of a set.
+    try:
+        write_all(texts)
+    except OutputError as err:
+        raise RecordsUsageError(f"export {err}") from err
+    for _, path, _ in texts:
         out.write(f"wrote {path}\n")
     return 0
 
 
-def _export(export: Export, events: Iterable[Event], players: tuple[str, str], journal: str) -> str:
+def _export(export: Export, loaded: Loaded, players: tuple[str, str], journal: Path) -> str:
     try:
-        return export(events, players=players)
+        return export(loaded.events, players=players)
     except RecordError as err:
-        raise RecordsUsageError(f"export: {journal}: {err}") from err
+        if err.index is None or not 0 <= err.index < len(loaded.lines):
+            raise RecordsUsageError(f"export: {journal}: {err.why}") from err
+        line = loaded.lines[err.index]
+        # A line skipped before the event, or before the one after it (the event may only be
+        # found wrong by what follows it), is the likelier culprit: without it the stream cannot
+        # follow, and mending that line (or taking it out) makes the match export.
+        following = loaded.lines[err.index + 1] if err.index + 1 < len(loaded.lines) else line + 1
+        skipped = [problem.line for problem in loaded.problems if problem.line < following]
+        hint = (f" (line {skipped[-1]}, skipped, may hold the event missing here: mend it "
+                f"or take it out)") if skipped else ""
+        raise RecordsUsageError(f"export: {journal}:{line}: {err.why}{hint}") from err
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -22,13 +22,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from engine.errors import EngineError
 from engine.events import Event
 from engine.referee import Mode, OpeningChoice, Referee, RefereeConfig
 from engine.scene import Scene
 from engine.variants import find_variant
 from pipgammon.arguments import match_length
-from pipgammon.frames import Frame, FrameSourceError, stills, video_presses
+from pipgammon.frames import Frame, FrameSourceError, stills, video_presses, video_presses_path
 from pipgammon.journal import Journal, JournalError, load
+from pipgammon.outputs import OutputError, check_outputs, write_all
 
 #: Events that judge a turn: the latency figure is measured to these.
 VERDICTS = frozenset({"accepted", "illegal", "no-play", "corrected"})
@@ -103,7 +105,10 @@ class Replay:
         cut = len(journaled)
         while cut and journaled[cut - 1].frame == self.resume_frame:
             cut -= 1
-        self.referee = Referee.resume(config, journaled[:cut]) if cut else Referee(config)
+        try:
+            self.referee = Referee.resume(config, journaled[:cut]) if cut else Referee(config)
+        except EngineError as err:
+            raise ReplayError(f"{events_path}: {err}; the journal is kept as it is") from err
         self.journal = Journal.open(events_path)
         self.writer = _Writer(self.journal, journaled[cut:], self.stats)
         if cut == 0:
@@ -239,20 +244,41 @@ class Replay:
                               f"again by the replay; the journal is kept as it is")
 
 
+def export_target(path: Path, variant: str) -> Path:
+    """Where `export` writes the match: ``path``, or beside it as text for a variant gnubg
+    cannot replay."""
+    return path if variant == "standard" else path.with_suffix(".txt")
+
+
 def export(events: Iterable[Event], path: Path, variant: str) -> Path:
     """The match as a Jellyfish .mat, or for variants gnubg cannot replay, a text record."""
     from engine.records import to_mat, to_text
 
     events = list(events)
-    if variant == "standard":
-        text, target = to_mat(events), path
-    else:
-        text, target = to_text(events), path.with_suffix(".txt")
+    target = export_target(path, variant)
     try:
-        target.write_text(text, encoding="utf-8")
-    except OSError as err:
-        raise ReplayError(f"{target}: cannot write the match ({err.strerror})") from err
+        write_all([("--export", target, to_mat(events) if variant == "standard" else to_text(events))])
+    except OutputError as err:
+        raise ReplayError(f"{err}: the events are in the journal; `pipgammon export` writes the "
+                          f"match from it") from err
     return target
+
+
+def _check_frames(source: Path) -> None:
+    """Refuse frames that cannot be replayed before the journal is touched: a journal begun
+    for them would make the corrected command ask for ``--resume``."""
+    if source.is_dir():
+        stills(source)
+        return
+    import cv2
+
+    video_presses(source)
+    capture = cv2.VideoCapture(str(source))
+    try:
+        if not capture.isOpened() or not capture.read()[0]:
+            raise ReplayError(f"{source}: not a video OpenCV can open, nor a folder of stills")
+    finally:
+        capture.release()
 
 
 def _median(values: list[float]) -> float:
@@ -265,10 +291,20 @@ def cmd_replay(args: argparse.Namespace, out: IO[str]) -> int:
     source = Path(args.frames)
     if not source.exists():
         raise ReplayError(f"{source}: no such folder or video")
-    calibration = _load_calibration(args.calibration)
     config = config_from_args(args)
+    events_path = Path(args.events)
+    presses = source / "buttons.jsonl" if source.is_dir() else video_presses_path(source)
+    inputs = {"journal": events_path, "calibration": Path(args.calibration), "button presses": presses}
+    if not source.is_dir():
+        inputs["video"] = source
     try:
-        with Replay(calibration, config, Path(args.events), resume=args.resume) as replay:
+        check_outputs({"--export": export_target(Path(args.export), config.variant.name)}, inputs)
+    except OutputError as err:
+        raise ReplayError(str(err)) from err
+    calibration = _load_calibration(args.calibration)
+    try:
+        _check_frames(source)
+        with Replay(calibration, config, events_path, resume=args.resume) as replay:
             if source.is_dir():
                 replay.run_stills(source)
             else:

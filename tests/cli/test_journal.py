@@ -287,3 +287,63 @@ def test_export_bad_input_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.
     assert not (tmp_path / "x.mat").exists() and not (tmp_path / "x.txt").exists()
     code, _, _ = export([str(path), "--text", str(tmp_path / "x.txt")], capsys)
     assert code == 0 and "acey-deucey" in (tmp_path / "x.txt").read_text()
+
+
+def test_export_never_writes_over_the_journal_a_journal_or_another_output(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Found by a review: `export J.jsonl --mat J.jsonl` replaced the journal by the .mat.
+    path = tmp_path / "match.jsonl"
+    _journal_of_selfplay(path)
+    recorded = path.read_bytes()
+    other = tmp_path / "other.jsonl"
+    cases = [
+        (["--mat", str(path)], "that is the journal too; writing there would lose it"),
+        (["--text", str(tmp_path / "." / "match.jsonl")], "that is the journal too"),
+        (["--mat", str(other)], ".jsonl is a journal's suffix"),
+        (["--mat", str(tmp_path / "a"), "--text", str(tmp_path / "a")], "--text"),
+        (["--mat", str(tmp_path)], "is a folder"),
+        (["--mat", str(tmp_path / "m.mat"), "--sgf", str(tmp_path / "no" / "m.sgf")], "no such folder"),
+    ]
+    for argv, message in cases:
+        code, out, err = export([str(path), *argv], capsys)
+        assert code == 2 and out == "" and message in err and err.count("\n") == 1, (argv, err)
+    assert path.read_bytes() == recorded
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["match.jsonl"]
+
+
+def test_a_set_of_outputs_is_written_whole_or_not_at_all(tmp_path: Path) -> None:
+    from pipgammon.outputs import OutputError, write_all
+
+    mat, blocked = tmp_path / "m.mat", tmp_path / "a-file"
+    blocked.write_text("")
+    with pytest.raises(OutputError, match="--sgf: cannot write"):
+        write_all([("--mat", mat, "a match"), ("--sgf", blocked / "m.sgf", "(;)")])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]  # nor a temporary file left
+    write_all([("--mat", mat, "a match")])
+    assert mat.read_text() == "a match" and oct(mat.stat().st_mode & 0o777) == oct(0o644)
+
+
+def test_a_damaged_line_is_named_where_the_export_stops_and_a_non_journal_is_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "match.jsonl"
+    events = _journal_of_selfplay(path)
+    recorded = path.read_bytes()
+    lines = recorded.splitlines(keepends=True)
+    damaged = next(i for i, e in enumerate(events) if e.type == "accepted" and i > 10)
+    lines[damaged] = lines[damaged][:25] + b"\n"  # a line the disk damaged, mid-match
+    path.write_bytes(b"".join(lines))
+    code, _, err = export([str(path), "--mat", str(tmp_path / "m.mat")], capsys)
+    skipped, stopped = err.splitlines()
+    assert code == 2 and skipped.startswith(f"pipgammon: {path}: line {damaged + 1}: not JSON")
+    assert f"{path}:" in stopped and f"(line {damaged + 1}, skipped, may hold the event missing" in stopped
+    assert not (tmp_path / "m.mat").exists()
+
+    photo = tmp_path / "start.png"  # a file given for the journal by mistake
+    photo.write_bytes(b"\x89PNG\r\n" + b"\xff\n" * 5000)
+    code, _, err = export([str(photo), "--mat", str(tmp_path / "m.mat")], capsys)
+    assert code == 2 and err.count("\n") == 1 and "not a journal: none of its lines is an event" in err
+
+    path.write_bytes(recorded + b"oops\n" * 8)  # lines after the match: a few are shown, not all
+    code, _, err = export([str(path), "--text", str(tmp_path / "m.txt")], capsys)
+    assert code == 0 and err.count("\n") == 6 and err.splitlines()[-1].endswith(
+        "... and 3 more lines that are not events (skipped)")

@@ -118,3 +118,26 @@ def test_a_match_length_gnubg_cannot_play_is_refused_naming_match_to(
     assert err == (f"pipgammon: replay: argument --match-to: expected a whole number of points from 0 "
                    f"(money play) to 64, got {length!r}\n")
     assert not (tmp_path / "e.jsonl").exists()
+
+
+def test_replay_never_writes_over_its_inputs_and_begins_no_journal_for_frames_it_cannot_read(
+        game: tuple[GameScript, Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Found by a review: `--export` over the journal or the calibration replaced it, and frames
+    # that could not be read still began a journal, so the corrected command asked for --resume.
+    _, frames, calibration = game
+    journal = tmp_path / "events.jsonl"
+    kept = calibration.read_bytes()
+    not_frames = tmp_path / "notes.txt"
+    not_frames.write_text("no video\n")
+    cases = [
+        ([str(frames), "--export", str(journal)], "--export"),  # the journal (not begun yet)
+        ([str(frames), "--export", str(calibration)], "that is the calibration too"),
+        ([str(frames), "--export", str(tmp_path / "no" / "m.mat")], "no such folder"),
+        ([str(not_frames), "--export", str(tmp_path / "m.mat")], "not a video OpenCV can open"),
+        ([str(tmp_path / "empty"), "--export", str(tmp_path / "m.mat")], "no such folder or video"),
+    ]
+    for argv, message in cases:
+        assert main(["replay", *argv, "--calibration", str(calibration), "--events", str(journal)]) == 2
+        err = capsys.readouterr().err
+        assert message in err and err.count("\n") == 1, err
+    assert not journal.exists() and calibration.read_bytes() == kept
