@@ -101,7 +101,7 @@ def cmd_run(args: argparse.Namespace, out: IO[str]) -> int:
     from pipgammon.camera import open_camera
 
     config = load_config(Path(args.config))
-    service = Service(config, open_camera(config.camera), calibration=_calibration(config))
+    service = Service(config, open_camera(config.camera), calibration=_calibration(config), log=out)
     service.exit_at_end = args.until_end
     add_parts(service, config)
     stop = threading.Event()

@@ -36,9 +36,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import IO, Any, Generic, TypeVar
 
 from engine.buttons import Button, ButtonEvent
+from engine.errors import EngineError
 from engine.events import Event
 from engine.position import Position
 from engine.referee import Mode, OpeningChoice, Referee, RefereeConfig
@@ -172,8 +173,12 @@ class Service:
 
     def __init__(self, config: Config, camera: Camera, *, live: Live | None = None,
                  notifier: Notifier | None = None, calibration: Any | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, log: IO[str] | None = None) -> None:
         self.config = config
+        #: Where each fault is written as it comes and goes (``pipgammon run``: its output, which
+        #: systemd keeps in its journal): without a dashboard nothing else would say it.
+        self.log = log
+        self._faults_told: dict[str, str] = {}
         self.camera = camera
         self.live = live or Live()
         self.notifier = notifier or Notifier()
@@ -192,6 +197,7 @@ class Service:
         self._journal: Journal | None = None
         self._journal_path: Path | None = None
         self._camera_open = False
+        self._camera_opened = False  # ever
         self._camera_retry = 0.0
         self._index = 0
         self._ended = False  # a recording has given its last frame
@@ -249,7 +255,11 @@ class Service:
         if not journals:
             return
         path = journals[-1]
-        loaded = load(path)
+        try:
+            loaded = load(path)
+        except JournalError as err:
+            self.live.fault("journal", f"{err}; not resumed, and a new match begins at the next set-up")
+            return
         for problem in loaded.problems:
             self.live.fault("journal", f"{path.name}: {problem}")
         events = list(loaded.events)
@@ -259,7 +269,15 @@ class Service:
             self.live.fault("journal", f"{path.name}: an unfinished match of another kind (variant, length "
                                        f"or opening changed in the config); kept as it is, not resumed")
             return
-        referee = Referee.resume(self.referee_config, events)
+        try:
+            referee = Referee.resume(self.referee_config, events)
+        except EngineError as err:
+            # A journal the referee cannot follow (a line damaged into another event, a hand
+            # edit) must not stop the service at every restart: it is kept as it is, for
+            # `pipgammon export` or a person to mend, and the table is refereed anew.
+            self.live.fault("journal", f"{path.name}: cannot be resumed ({err}); kept as it is, and a new "
+                                       f"match begins at the next set-up")
+            return
         self._open_journal(path)
         self._referee = referee
         self.stats.resumed = path.name
@@ -416,10 +434,15 @@ class Service:
             try:
                 self.camera.open()
             except CameraLost as err:
+                if self.exit_at_end and not self._camera_opened:
+                    # A recording played to its end (tests, demos) that cannot be opened at all
+                    # will not appear by itself, as a camera plugged in again would: waiting for
+                    # it hung, silently.
+                    raise ServiceError(f"camera: {err}") from err
                 self.live.fault("camera", str(err))
                 self._camera_retry = self.clock() + RETRY_S
                 return None
-            self._camera_open = True
+            self._camera_open = self._camera_opened = True
             self.live.fault("camera", None)
         try:
             shot = self.camera.read()
@@ -488,7 +511,20 @@ class Service:
         faults = "; ".join(f"{part}: {why}" for part, why in snapshot.faults)
         return snapshot.status + (f" | degraded: {faults}" if faults else "")
 
+    def _tell_faults(self) -> None:
+        """Write each fault to `log` when it comes, changes or goes."""
+        if self.log is None:
+            return
+        now = dict(self.live.snapshot().faults)
+        for part in sorted(now.keys() | self._faults_told.keys()):
+            if part not in now:
+                print(f"pipgammon: {part}: working again", file=self.log, flush=True)
+            elif self._faults_told.get(part) != now[part]:
+                print(f"pipgammon: {part}: {now[part]}", file=self.log, flush=True)
+        self._faults_told = now
+
     def _say_status(self) -> None:
+        self._tell_faults()
         now = self.clock()
         snapshot = self.live.snapshot()
         said = (snapshot.status, repr(snapshot.faults))
@@ -498,6 +534,7 @@ class Service:
 
     def _shutdown(self) -> None:
         """SIGTERM or the end: tell systemd, export the match so far, close everything."""
+        self._tell_faults()
         self.notifier.stopping("stopping: journal flushed, exporting the match so far")
         if self._referee is not None:
             self._export()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import io
 import itertools
 import json
 import os
@@ -262,6 +263,31 @@ def test_a_restarted_service_carries_on_the_match_in_its_journal(game: Game, tmp
     assert _judged(events) == _judged(game.truth)
 
 
+def test_a_journal_that_cannot_be_resumed_is_kept_and_the_table_refereed_anew(game: Game,
+                                                                             tmp_path: Path) -> None:
+    # Found by a review: one play in the newest journal that the referee could not follow
+    # stopped the service at every start, so under systemd it never refereed again.
+    state = tmp_path / "state"
+    first = _service(game, state)
+    stop = threading.Event()
+    first.on_event.append(lambda event, referee: stop.set() if event.type == "accepted" else None)
+    first.run(stop)
+    path, events = _journal(state)
+    damaged = path.read_text().replace(f'"move": "{events[-1]["move"]}"', '"move": "24/1"')
+    path.write_text(damaged)
+    log = io.StringIO()
+    second = _service(game, state)
+    second.log = log
+    stats = second.run(threading.Event())
+    assert stats.resumed is None and stats.matches == 1
+    assert path.read_text() == damaged  # kept as it is, for a person or `pipgammon export`
+    told = [line for line in log.getvalue().splitlines() if "cannot be resumed" in line]
+    assert len(told) == 1 and told[0].startswith(f"pipgammon: journal: {path.name}: cannot be resumed (")
+    assert told[0].endswith("kept as it is, and a new match begins at the next set-up")
+    (new,) = (p for p in state.glob("match-*.jsonl") if p != path)
+    assert _judged(list(load(new).events)) == _judged(game.truth)
+
+
 def test_the_led_bridge_unplugged_and_plugged_in_again(game: Game, tmp_path: Path) -> None:
     from firmware_bridge.simulator import SimulatedBoard
 
@@ -433,3 +459,9 @@ def test_pipgammon_run_says_what_is_wrong_in_one_line(tmp_path: Path,
     config.write_text('[storage]\njournal-dir = "/proc/pipgammon"\n[camera]\nsource = "usb:63"\n')
     assert main(["run", "--config", str(config), "--no-web", "--until-end"]) == 1
     assert "/proc/pipgammon: cannot make the journal folder" in capsys.readouterr().err
+    # A recording that cannot be opened will not come by waiting: --until-end once hung silently.
+    config.write_text(f'[camera]\nsource = "folder:{tmp_path / "no-frames"}"\n'
+                      f'[storage]\njournal-dir = "{tmp_path / "state"}"\n')
+    assert main(["run", "--config", str(config), "--no-web", "--until-end"]) == 1
+    err = capsys.readouterr().err
+    assert err == f"pipgammon: camera: {tmp_path / 'no-frames'}: not a folder of frames\n"
