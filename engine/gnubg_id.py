@@ -14,17 +14,27 @@ import binascii
 from dataclasses import dataclass
 from enum import IntEnum
 
+from engine.cube import MAX_CUBE
 from engine.errors import NotationError
 from engine.player import Player
 from engine.position import CHECKERS, Position
 
-_ALPHABET = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+_DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+_ALPHABET = set(_DIGITS)
 
 
 def _decode_base64(text: str, length: int, nbytes: int, what: str) -> int:
     text = text.strip()
     if len(text) != length or not set(text) <= _ALPHABET:
         raise NotationError(f"not a gnubg {what}: {text!r} (expected {length} base64 characters)")
+    # The last character carries bits past the last byte; gnubg writes them as zero, and
+    # base64 decoding drops them, so without this check many spellings decode alike.
+    padding = length * 6 - nbytes * 8
+    if _DIGITS.index(text[-1]) & ((1 << padding) - 1):
+        allowed = ", ".join(repr(_DIGITS[i]) for i in range(0, 64, 1 << padding))
+        raise NotationError(
+            f"{what} {text!r} has padding bits set in its last character (it must be one of {allowed})"
+        )
     try:
         raw = base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
     except (binascii.Error, ValueError) as err:
@@ -135,6 +145,7 @@ _MATCH_FIELDS = (
     # *off* (always so in match play); checked against gnubg in the cross-check tests.
     ("no_jacoby", 1),
 )
+_MATCH_BITS = sum(width for _, width in _MATCH_FIELDS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +205,14 @@ class MatchKey:
         for name, width in _MATCH_FIELDS:
             fields[name] = value >> bit & ((1 << width) - 1)
             bit += width
+        if value >> _MATCH_BITS:
+            raise NotationError(
+                f"Match ID {text!r} sets bits beyond its {_MATCH_BITS} defined ones (gnubg leaves them zero)"
+            )
+        if 1 << fields["cube_log"] > MAX_CUBE:
+            raise NotationError(
+                f"Match ID {text!r} has cube value {1 << fields['cube_log']} (at most {MAX_CUBE})"
+            )
         if fields["cube_owner"] == 2:
             raise NotationError(f"Match ID {text!r} has cube owner 2 (must be 0, 1 or centred)")
         if fields["stage"] > GameStage.DROPPED:

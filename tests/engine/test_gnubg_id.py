@@ -45,8 +45,12 @@ def test_the_id_is_relative_to_the_player_on_roll() -> None:
     [
         ("4HPwATDgc/ABM", "14 base64"),
         ("4HPwATDgc/ABM!", "14 base64"),
-        ("//////////////", "checkers|slots|stray"),
+        ("/////////////w", "checkers|slots|stray"),
         ("", "14 base64"),
+        # The start with padding bits set: base64 decoding alone drops them.
+        ("4HPwATDgc/ABMB", "padding bits"),
+        ("4HPwATDgc/ABMP", "padding bits"),
+        ("4HPwATDgc/ABMI", "padding bits"),
     ],
 )
 def test_bad_position_ids(text: str, message: str) -> None:
@@ -70,6 +74,26 @@ def test_match_key_round_trips_and_known_gnubg_ids() -> None:
 def test_bad_match_ids(text: str) -> None:
     with pytest.raises(NotationError, match="Match ID"):
         MatchKey.decode(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        # gnubg's "cAkLAAAAAAAA" with one of the five bits past the 67 fields set.
+        ("cAkLAAAAAAAI", "beyond its 67 defined"),
+        ("cAkLAAAAAABA", "beyond its 67 defined"),
+        # The cube field at 2^7 and 2^15.
+        ("dwkLAAAAAAAA", "cube value 128"),
+        ("fwkLAAAAAAAA", "cube value 32768"),
+    ],
+)
+def test_match_ids_with_bits_outside_the_fields_are_refused(text: str, message: str) -> None:
+    with pytest.raises(NotationError, match=message):
+        MatchKey.decode(text)
+
+
+def test_a_cube_of_64_is_the_highest_a_match_id_holds() -> None:
+    assert MatchKey.decode("dgkLAAAAAAAA").cube_value == 64
 
 
 def test_impossible_match_ids_are_refused() -> None:
