@@ -343,39 +343,53 @@ class Position:
         >>> Position.from_text("W 19:15 | B 6:14 bar:1").bar
         (0, 1)
         """
-        sides = [s.strip() for s in text.split("|")]
+        sides = text.split("|")
         if len(sides) != 2:
             raise PositionError(f"position text needs 'W ... | B ...', got {text!r}")
         board: dict[int, int] = {}
         bar = [0, 0]
         pool = [0, 0]
-        pins: set[int] = set()
-        towers: set[int] = set()
+        pins: dict[int, Player] = {}
+        towers: dict[int, Player] = {}
         progress = [0, 0]
         off: list[int | None] = [None, None]
+        placed = [0, 0]
         seen = set()
         for side in sides:
-            tokens = side.split()
+            # ASCII whitespace only: str.split() would also split on a no-break or ideographic
+            # space, so a token could hide one.
+            tokens = [token for token in _SPACE.split(side) if token]
             if not tokens or tokens[0].upper() not in ("W", "B", "WHITE", "BLACK"):
-                raise PositionError(f"each side must start with W or B: {side!r}")
+                raise PositionError(f"each side must start with W or B: {side.strip(' ')!r}")
             player = Player.WHITE if tokens[0].upper().startswith("W") else Player.BLACK
             if player in seen:
                 raise PositionError(f"{player.label} is given twice in {text!r}")
             seen.add(player)
             sign = 1 if player is Player.WHITE else -1
+            named: dict[str, str] = {}
             for token in tokens[1:]:
                 match = _TOKEN.fullmatch(token.lower())
                 if not match:
                     raise PositionError(f"bad token {token!r} in {text!r} (expected POINT:COUNT)")
                 where, count = match.group(1), int(match.group(2))
+                # A repeat would be added (points) or would replace the first (bar, off, ...):
+                # neither reading is sure to be what was meant.
+                key = f"point {int(where)}" if where.isdigit() else where
+                if where in ("pin", "tower"):
+                    key = f"{where}:{count}"
+                if key in named:
+                    raise PositionError(
+                        f"{player.label} names {key} twice ({named[key]!r} and {token!r}) in {text!r}"
+                    )
+                named[key] = token
                 if where == "bar":
                     bar[player] = count
                 elif where == "pool":
                     pool[player] = count
                 elif where == "pin":
-                    pins.add(count)
+                    pins[count] = player
                 elif where == "tower":
-                    towers.add(count)
+                    towers[count] = player
                 elif where == "phase":
                     progress[player] = count
                 elif where == "off":
@@ -383,26 +397,45 @@ class Position:
                 else:
                     point = int(where)
                     if not 1 <= point <= POINTS:
-                        raise PositionError(f"point {point} is outside 1..{POINTS} in {text!r}")
+                        raise PositionError(f"point {point} is outside 1..{POINTS}: {token!r} in {text!r}")
+                    if not count:
+                        raise PositionError(f"{token!r} puts no checker on point {point} in {text!r}")
                     if board.get(point, 0) * sign < 0:
-                        raise PositionError(f"point {point} has both colours in {text!r}")
-                    board[point] = board.get(point, 0) + sign * count
-        for point in pins:
-            if not 1 <= point <= POINTS or abs(board.get(point, 0)) != 1:
-                raise PositionError(f"pin:{point} needs one checker of the other colour on top, in {text!r}")
-        placed = cls.from_points(
+                        raise PositionError(f"point {point} has both colours: {token!r} in {text!r}")
+                    board[point] = sign * count
+                if where in ("bar", "pool", "pin") or where.isdigit():
+                    placed[player] += 1 if where == "pin" else count
+                    if placed[player] > checkers:
+                        raise PositionError(
+                            f"{player.label} has {placed[player]} checkers on the board, bar and pool "
+                            f"by {token!r}, at most {checkers}, in {text!r}"
+                        )
+        for point, player in pins.items():
+            if not 1 <= point <= POINTS or board.get(point, 0) != (-1 if player is Player.WHITE else 1):
+                raise PositionError(
+                    f"pin:{point} needs one {player.opponent.label} checker on top of "
+                    f"{player.label}'s, in {text!r}"
+                )
+        for point, player in towers.items():
+            if not 1 <= point <= POINTS or board.get(point, 0) * (1 if player is Player.WHITE else -1) <= 0:
+                raise PositionError(
+                    f"tower:{point} needs {player.label} checkers on point {point}, in {text!r}"
+                )
+        if not any(placed):
+            raise PositionError(f"both sides have borne off every checker, which no game reaches: {text!r}")
+        position = cls.from_points(
             board, bar=(bar[0], bar[1]), pool=(pool[0], pool[1]), pins=frozenset(pins), checkers=checkers
         )
         if towers or any(progress):
-            placed = replace(placed, towers=frozenset(towers), progress=(progress[0], progress[1]))
+            position = replace(position, towers=frozenset(towers), progress=(progress[0], progress[1]))
         for player in Player:
             given = off[player]
-            if given is not None and given != placed.off[player]:
+            if given is not None and given != position.off[player]:
                 raise PositionError(
                     f"{player.label} off:{given} does not make {checkers} checkers "
-                    f"(the board implies off:{placed.off[player]})"
+                    f"(the board implies off:{position.off[player]})"
                 )
-        return placed
+        return position
 
     def diagram(self) -> str:
         """A text picture: points 13..24 along the top, 12..1 along the bottom.
@@ -436,6 +469,8 @@ class Position:
         return self.to_text()
 
 
-_TOKEN = re.compile(r"(bar|off|pool|pin|tower|phase|\d{1,2}):(\d{1,2})")
+# [0-9], not \d: \d and int() also take other scripts' digits ("１:2" read as 1:2).
+_TOKEN = re.compile(r"(bar|off|pool|pin|tower|phase|[0-9]{1,2}):([0-9]{1,2})")
+_SPACE = re.compile(r"[ \t\n\r\f\v]+")
 
 _START = Position.from_points({1: 2, 12: 5, 17: 3, 19: 5, 24: -2, 13: -5, 8: -3, 6: -5})
