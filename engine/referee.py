@@ -368,7 +368,8 @@ class Referee:
     # -- event sourcing ------------------------------------------------------------
 
     def apply(self, event: Event) -> None:
-        """Change the state by one event: the only place the state changes."""
+        """Change the state by one event: the only place the state changes.  Trusts the kind
+        of each key: the referee wrote the event, or :meth:`Event.from_json` checked it."""
         try:
             self._apply(event)
         except (EngineError, KeyError, TypeError) as err:

@@ -9,6 +9,7 @@ behind a script are the truth each verdict is checked against.
 from __future__ import annotations
 
 import itertools
+import json
 import random
 from dataclasses import dataclass, field
 
@@ -16,7 +17,7 @@ import pytest
 
 from engine.buttons import Button, ButtonEvent, Press
 from engine.dice import Roll
-from engine.events import Event
+from engine.events import MODES, OPENINGS, Event
 from engine.game import OpeningRule, Phase
 from engine.lights import AMBER, BLUE, GREEN, RED, WHITE, Pattern
 from engine.match import Match
@@ -1067,6 +1068,20 @@ def test_events_round_trip_through_json_and_keep_their_keys() -> None:
     assert resumed.match.is_over
 
 
+def test_every_event_a_referee_writes_passes_the_journal_checks() -> None:
+    """The checks Event.from_json makes of a journal line refuse nothing a referee writes:
+    illegal plays, corrections, take-backs, void rolls, cube actions."""
+    script = build_script(12, length=3, inject=0.2, undo=0.2)
+    _, events = run(script, RefereeConfig(match_to=3))
+    assert {"illegal", "corrected", "undo", "game-over", "match-over"} <= {e.type for e in events}
+    assert [Event.from_json(json.loads(json.dumps(e.to_json()))) for e in events] == events
+
+
+def test_the_event_checks_know_the_referee_s_openings_and_modes() -> None:
+    assert set(OPENINGS) == {choice.value for choice in OpeningChoice}
+    assert set(MODES) == {mode.value for mode in Mode}
+
+
 # -- every variant ----------------------------------------------------------------------
 
 
@@ -1104,7 +1119,8 @@ def test_every_variant_game_is_refereed_end_to_end(name: str) -> None:
                 handed += 1
         assert handed > 0
     # The journal alone brings a referee back to the end of the game.
-    assert Referee.resume(RefereeConfig(), events).match == referee.match
+    journal = [Event.from_json(json.loads(json.dumps(e.to_json()))) for e in events]
+    assert Referee.resume(RefereeConfig(), journal).match == referee.match
 
 
 def test_a_stacked_point_prefers_the_result_that_fits_exactly_and_says_when_unsure() -> None:
