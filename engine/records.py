@@ -45,8 +45,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.dice import Roll
-from engine.errors import EngineError
-from engine.events import Event
+from engine.errors import EngineError, UnknownVariantError
+from engine.events import OPENINGS, Event
 from engine.game import OpeningRule, Phase
 from engine.match import Match
 from engine.play import Play
@@ -208,6 +208,12 @@ class _Reader:
             variant, opening = event["variant"], event["opening"]
             if not isinstance(variant, str) or not isinstance(opening, str):
                 raise RecordError(index, "match: variant and opening must be names")
+            try:
+                find_variant(variant)
+            except UnknownVariantError as err:
+                raise RecordError(index, f"match: {err}") from err
+            if opening not in OPENINGS:
+                raise RecordError(index, f"match: opening must be {', '.join(OPENINGS)}, not {opening!r}")
             self.record = MatchRecord(length, variant, opening, bool(event.details.get("jacoby", False)))
             return
         if self.record is None:

@@ -168,6 +168,11 @@ def test_starter_rolls_opening() -> None:
         ([], "no match event"),
         ([OPENING], "event 0: opening before the match event"),
         ([MATCH, MATCH], "event 1: a second match event"),
+        # to_text wrote "pipgammon record: nosuch" for these.
+        ([ev("match", length=1, variant="nosuch", opening="auto")],
+         "event 0: match: unknown variant 'nosuch'"),
+        ([ev("match", length=1, variant="standard", opening="weird")],
+         "event 0: match: opening must be auto, one-die-each, starter-rolls, not 'weird'"),
         ([MATCH, OPENING, accepted("white", [3, 1], "24/18")], "event 2: game 1: "),
         ([MATCH, OPENING, accepted("white", [3, 1], "8/5 6/5"), ev("undo", player="black")],
          "event 3: undo: black's accepted play is not the last thing recorded"),
@@ -198,6 +203,9 @@ def test_streams_that_cannot_be_exported_name_the_event(stream: list[Event], mes
         return
     with pytest.raises(RecordError, match=message):
         to_mat(stream)
+    if "match:" in message:  # the text record, for any variant, reads the match event too
+        with pytest.raises(RecordError, match=message):
+            to_text(stream)
 
 
 def test_player_names_must_fit_the_header() -> None:
