@@ -5,10 +5,11 @@ when the scene is still, the referee judges, and every event is appended to the 
 (flushed and fsynced) the moment it is decided.  At the end the match is exported.
 
 A replay killed at any moment is resumed with ``--resume``: the referee is rebuilt from
-the journal, and the frame of the last journaled event is read again.  Deciding is a pure
-function of the referee's state and the scene, so that frame gives the same events again;
-the ones already journaled are checked and skipped, the rest appended.  No accepted turn
-is lost and none is written twice.
+the journal up to the frame of the last event that changed the game (a roll, a play, a
+double; not an illegal play flagged, which the boards seen since the roll decided), and the
+frames from there are read again.  Deciding is a pure function of the referee's state and
+the scenes, so those frames give the same events again; the ones already journaled are
+checked and skipped, the rest appended.  No accepted turn is lost and none is written twice.
 """
 
 from __future__ import annotations
@@ -34,6 +35,12 @@ from pipgammon.outputs import OutputError, check_outputs, write_all
 
 #: Events that judge a turn: the latency figure is measured to these.
 VERDICTS = frozenset({"accepted", "illegal", "no-play", "corrected"})
+#: Events after which the referee's view of the turn goes on: the boards seen since the roll and
+#: the checker lifted, which scenes build and no event holds.  A replay resumed after them starts
+#: from the frame of the event before them, so the scenes build that view again: resumed after an
+#: illegal play, a referee that had not seen the turn took the next board for a checker still
+#: lifted, and waited where the run had flagged it again (referee bench game 2, frame 46).
+TURN_GOES_ON = frozenset({"illegal", "mode", "void-roll", "reroll"})
 
 
 class ReplayError(ValueError):
@@ -100,9 +107,13 @@ class Replay:
             for problem in loaded.problems:
                 print(f"pipgammon: {events_path}: {problem}", file=sys.stderr)
             journaled = list(loaded.events)
-        # The last frame's events are decided again from the state before them (see module doc).
-        self.resume_frame: str | None = journaled[-1].frame if journaled else None
-        cut = len(journaled)
+        # The events from the last that changed the game on are decided again from the state
+        # before them (see module doc).
+        last = len(journaled)
+        while last > 1 and journaled[last - 1].type in TURN_GOES_ON:
+            last -= 1
+        self.resume_frame: str | None = journaled[last - 1].frame if journaled else None
+        cut = last
         while cut and journaled[cut - 1].frame == self.resume_frame:
             cut -= 1
         try:

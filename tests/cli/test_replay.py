@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from engine.events import Event
+from engine.referee import RefereeConfig
 from pipgammon.cli import main
 from pipgammon.journal import load
+from pipgammon.replay import TURN_GOES_ON, Replay
 from vision.calibration import calibrate
 from vision.images import load as load_image
 from vision.outline import find_corners
@@ -67,10 +69,20 @@ def test_a_replay_cut_at_any_event_resumes_to_the_same_journal(game: tuple[GameS
     whole = tmp_path / "whole.jsonl"
     assert _replay(frames, calibration, whole) == 0
     lines = whole.read_bytes().splitlines(keepends=True)
-    for cut in (1, 2, len(lines) // 2, len(lines) - 1):
+    # And after every illegal play flagged: how it was judged rests on the boards seen since the
+    # roll, which a resume must read again (the referee bench's game 2 once waited, resumed,
+    # where the run had flagged the next board too).
+    events = load(whole).events
+    illegal = [i + 1 for i, event in enumerate(events) if event.type == "illegal"]
+    assert illegal
+    for cut in (1, 2, len(lines) // 2, len(lines) - 1, *illegal):
         journal = tmp_path / f"cut-{cut}.jsonl"
         # A crash after `cut` events were synced, in the middle of writing the next one.
         journal.write_bytes(b"".join(lines[:cut]) + lines[cut][:10])
+        if cut in illegal:
+            with Replay(None, RefereeConfig(), journal, resume=True) as replay:
+                changed = next(e for e in reversed(events[:cut]) if e.type not in TURN_GOES_ON)
+                assert replay.resume_frame == changed.frame != events[cut - 1].frame
         assert _replay(frames, calibration, journal, "--resume") == 0
         loaded = load(journal)
         assert loaded.events == load(whole).events
