@@ -28,6 +28,7 @@ from pipgammon.bridge_cli import BridgeUsageError
 from pipgammon.bridge_cli import add_commands as add_bridge_commands
 from pipgammon.config import ConfigError
 from pipgammon.config_cli import add_commands as add_config_commands
+from pipgammon.demo import DemoUsageError
 from pipgammon.demo import add_commands as add_demo_commands
 from pipgammon.frames import FrameSourceError
 from pipgammon.lights_cli import LightsUsageError
@@ -305,7 +306,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 #: What a command raises for bad input: each becomes one line on stderr and exit status 2.
 BAD_INPUT = (UsageError, EngineError, VisionUsageError, LightsUsageError, BridgeUsageError, PlanFileError,
-             ConfigError, RecordsUsageError, ReplayError, FrameSourceError)
+             ConfigError, RecordsUsageError, ReplayError, FrameSourceError, DemoUsageError)
 
 
 def main(argv: Sequence[str] | None = None, out: IO[str] | None = None) -> int:

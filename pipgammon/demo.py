@@ -38,6 +38,9 @@ DEMO_SEED = 7
 DEMO_SIZE = (2028, 1520)
 
 
+class DemoUsageError(ValueError):
+    """Bad input to `pipgammon demo`; the message is printed as is."""
+
 
 @dataclass(frozen=True, slots=True)
 class Moment:
@@ -121,7 +124,13 @@ def cmd_demo(args: argparse.Namespace, out: IO[str]) -> int:
 
     began = time.perf_counter()
     folder = Path(args.out).resolve()
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        # mkdir says "File exists" or "Not a directory" when a file holds the name or a parent's.
+        in_the_way = isinstance(err, FileExistsError | NotADirectoryError)
+        why = "a file is in the way" if in_the_way else err.strerror
+        raise DemoUsageError(f"demo --out {args.out}: cannot make the folder ({why})") from err
     for stale in ("events.jsonl", "match.mat"):
         (folder / stale).unlink(missing_ok=True)
     script = script_game(args.seed, match_to=1, illegal_rate=0.15, tryout_rate=0.4, cocked_rate=0.06,

@@ -97,6 +97,24 @@ def test_bad_input_is_one_line_and_exit_2(
 
 
 @pytest.mark.parametrize(
+    ("out", "message"),
+    [
+        ("a-file", "cannot make the folder (a file is in the way)"),
+        ("a-file/sub", "cannot make the folder (a file is in the way)"),
+        ("/proc/no-such-folder", "cannot make the folder (No such file or directory)"),
+    ],
+)
+def test_demo_out_that_cannot_be_a_folder_is_one_line(
+    out: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a-file").write_text("not a folder\n")
+    code, _, err = run(["demo", "--out", out], capsys)
+    assert code == 2 and err == f"pipgammon: demo --out {out}: {message}\n"
+
+
+@pytest.mark.parametrize(
     ("content", "message"),
     [
         ('{"position": "4HPwATDgc/ABMA"}\n', "cases.jsonl:1: expected"),
