@@ -5,7 +5,7 @@ frame with what vision read in it, and faults of its parts.  The web server (ano
 its own event loop) reads `Live.snapshot` and waits for a newer `version`.  Everything the web
 side gets is an immutable value, so it never sees a referee half-way through a decision.
 
->>> from engine.referee import Referee
+>>> from engine.referee import Mode, Referee
 >>> live = Live()
 >>> referee = Referee()
 >>> live.referee(referee, referee.start("f0"))
@@ -28,7 +28,7 @@ from typing import Any
 from engine.events import Event
 from engine.lights import LightPlan
 from engine.position import Position
-from engine.referee import Referee
+from engine.referee import Mode, Referee
 from engine.scene import Scene
 from pipgammon.turn_log import SHOWN, describe
 
@@ -63,7 +63,7 @@ class Snapshot:
     plan: LightPlan = field(default_factory=LightPlan.dark)
     dice: tuple[tuple[str, int, bool], ...] = ()  # as the referee last saw them
     cube: tuple[int, str] | None = None
-    legal: tuple[str, ...] = ()  # the teaching list: legal plays of the stage being played
+    legal: tuple[str, ...] = ()  # the teaching list: legal plays of the stage being played, teach mode only
     log: tuple[LogLine, ...] = ()
     faults: tuple[tuple[str, str], ...] = ()  # (part, what is wrong), sorted by part
     journal: str = ""  # the file name of the match's journal
@@ -127,7 +127,8 @@ class Live:
                 position=match.game.position, plan=referee.lights,
                 dice=self._scene.dice if self._scene is not None else (),
                 cube=self._scene.cube if self._scene is not None else None,
-                legal=referee.legal_plays, log=tuple(self._log),
+                # Only teaching shows the plays: in play and record mode the players find their own.
+                legal=referee.legal_plays if referee.mode is Mode.TEACH else (), log=tuple(self._log),
                 journal=self._snapshot.journal if journal is None else journal)
 
     def referee_waiting(self, status: str) -> None:
