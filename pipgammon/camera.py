@@ -9,8 +9,10 @@ Recordings are played as the camera would have seen the table, paced at ``fps``:
 
 - a folder of stills (`pipgammon.frames.stills`): each still stands for a second of the board
   held still (CONTRACT.md), so it is given ``fps`` times, and its button presses after the
-  last copy.  A replayed source never drops a frame when the reader is slow: it is a
-  recording of what happened, not a live feed to keep up with.
+  last copy.  Below 4 fps it is given 4 times all the same (`still_copies`), or no board
+  would be held still long enough for the stabiliser to trust it.  A replayed source never
+  drops a frame when the reader is slow: it is a recording of what happened, not a live feed
+  to keep up with.
 - a video: each frame once, with the presses of ``NAME.buttons.jsonl`` after it.
 
 Taking a recording away (renaming the folder, unplugging the disk) is a lost camera, and
@@ -81,6 +83,15 @@ class _Pace:
         self.due = now + self.period
 
 
+def still_copies(fps: float) -> int:
+    """How many frames a folder's still is given at ``fps``: a second's worth, but never fewer
+    than the stabiliser needs to pass a board on (its first copy moved from the still before,
+    then `StabiliserConfig.agreeing_frames` that agree)."""
+    from vision.stabiliser import StabiliserConfig
+
+    return max(StabiliserConfig().agreeing_frames + 1, round(fps * STILL_MS / 1000))
+
+
 class FolderCamera:
     """Stills played as a camera (see the module docstring)."""
 
@@ -88,7 +99,7 @@ class FolderCamera:
                  sleep: Sleep = time.sleep) -> None:
         self.folder = folder
         self.description = f"folder:{folder}"
-        self.copies = max(1, round(fps * STILL_MS / 1000))
+        self.copies = still_copies(fps)
         self.loop = loop
         self._pace = _Pace(fps, clock, sleep)
         self._frames: list[Frame] = []

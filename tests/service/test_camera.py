@@ -10,8 +10,10 @@ import numpy as np
 import pytest
 
 from engine.buttons import Button
+from engine.scene import Scene
 from pipgammon.camera import CameraLost, FolderCamera, PiCamera, UsbCamera, VideoCamera, open_camera
 from pipgammon.config import parse_config
+from vision.stabiliser import Stabiliser, motion, shrink
 
 
 def _stills(folder: Path, count: int, presses: dict[str, str] | None = None) -> Path:
@@ -54,29 +56,45 @@ def test_a_still_is_a_second_held_still_with_its_presses_after_the_last_copy(tmp
     assert clock.slept == [0.25] * 7 and clock.now == 1.75
 
 
+@pytest.mark.parametrize("fps", [0.5, 1, 3, 4, 10])
+def test_every_still_is_held_long_enough_for_the_stabiliser_at_any_fps(fps: float, tmp_path: Path) -> None:
+    """At 3 fps and less a second's worth of copies was too few to agree on: nothing was judged."""
+    camera = FolderCamera(_stills(tmp_path / "f", 3), fps, clock=Clock(), sleep=lambda s: None)
+    camera.open()
+    stabiliser, before, stable = Stabiliser(), None, []
+    for index, shot in enumerate(iter(camera.read, None)):
+        # The stills differ in grey level, so each one's first copy moved from the one before.
+        scene = Scene((int(shot.name[:5]) + 1,) + (0,) * 23)
+        small = shrink(shot.image)
+        if found := stabiliser.push(index, index * 1000 / fps, "ok", scene, motion(before, small)):
+            stable.append(found.scene.points[0])
+        before = small
+    assert stable == [1, 2, 3]
+
+
 def test_a_slow_reader_is_not_made_to_wait_and_no_frame_is_dropped(tmp_path: Path) -> None:
     clock = Clock()
-    camera = FolderCamera(_stills(tmp_path / "f", 2), 2, clock=clock, sleep=clock.sleep)
+    camera = FolderCamera(_stills(tmp_path / "f", 2), 4, clock=clock, sleep=clock.sleep)
     camera.open()
     names = []
     while (shot := camera.read()) is not None:
         names.append(shot.name)
         clock.now += 1.0  # vision took a second
-    assert names == ["00000.png", "00000.png", "00001.png", "00001.png"] and clock.slept == []
+    assert names == ["00000.png"] * 4 + ["00001.png"] * 4 and clock.slept == []
 
 
 def test_a_looped_recording_names_each_lap(tmp_path: Path) -> None:
-    camera = FolderCamera(_stills(tmp_path / "f", 2), 1, loop=True, clock=Clock(), sleep=lambda s: None)
+    camera = FolderCamera(_stills(tmp_path / "f", 2), 4, loop=True, clock=Clock(), sleep=lambda s: None)
     camera.open()
-    assert [camera.read().name for _ in range(5)] == [  # type: ignore[union-attr]
+    assert [camera.read().name for _ in range(20)][::4] == [  # type: ignore[union-attr]
         "00000.png", "00001.png", "lap1/00000.png", "lap1/00001.png", "lap2/00000.png"]
 
 
 def test_a_folder_taken_away_is_a_lost_camera_that_carries_on_where_it_was(tmp_path: Path) -> None:
     folder = _stills(tmp_path / "f", 3)
-    camera = FolderCamera(folder, 1, clock=Clock(), sleep=lambda s: None)
+    camera = FolderCamera(folder, 4, clock=Clock(), sleep=lambda s: None)
     camera.open()
-    assert camera.read().name == "00000.png"  # type: ignore[union-attr]
+    assert [camera.read().name for _ in range(4)] == ["00000.png"] * 4  # type: ignore[union-attr]
     folder.rename(tmp_path / "away")
     with pytest.raises(CameraLost, match="the folder is gone"):
         camera.read()
