@@ -208,6 +208,8 @@ class LightPlan:
                 pattern = Pattern(entry["pattern"])
                 colour = Colour.from_hex(entry["colour"])
             except (KeyError, TypeError, ValueError) as err:
-                raise LightPlanError(f"lamp {lamp!r}: {entry!r} is not a pattern and a colour") from err
+                raise LightPlanError(
+                    f"lamp {lamp!r}: {entry!r} is not a pattern ({', '.join(p.value for p in Pattern)}) "
+                    f"and a colour ('#rrggbb')") from err
             changes[lamp] = Light(pattern, colour)
         return cls.dark().with_lamps(changes)

@@ -102,7 +102,12 @@ def test_show_prints_the_board_and_draws_it(tmp_path: Path) -> None:
     [
         (["--show", "missing.json", "--backend", "sim"], "missing.json: cannot read it"),
         (["--show", "{plan}", "--backend", "595", "--png", "x.png"], "--png draws the simulated board"),
-        (["--show", "{bad}", "--backend", "sim"], "not a light plan"),
+        (["--show", "{bad}", "--backend", "sim"],
+         "bad.json: not a light plan (lamp 'point-1': {'pattern': 'flash', 'colour': '#ffffff'} is not a "
+         "pattern (off, steady, blink, pulse) and a colour ('#rrggbb'))"),
+        (["--show", "{listed}", "--backend", "sim"],
+         'listed.json: not a light plan (it holds a list; a plan is a JSON object of lamps, e.g. '
+         '{"point-1": {"pattern": "steady", "colour": "#00c800"}})'),
         (["--show", "{binary}", "--backend", "sim"], "binary.json: not UTF-8 text (at byte offset 1)"),
         (["--show", "{deep}", "--backend", "sim"], "deep.json: not a light plan (nested too deeply)"),
         (["--test", "--pins", "{conflict}"], "hardware.lamps.bar and hardware.buttons.mode both use GPIO 16"),
@@ -127,11 +132,13 @@ def test_bad_input_is_one_line_and_exit_2(
 ) -> None:
     files = {"plan": tmp_path / "plan.json", "bad": tmp_path / "bad.json", "conflict": tmp_path / "pins.toml",
              "folder": tmp_path / "shots.png", "nowhere": tmp_path / "no" / "board.png",
-             "binary": tmp_path / "binary.json", "deep": tmp_path / "deep.json"}
+             "binary": tmp_path / "binary.json", "deep": tmp_path / "deep.json",
+             "listed": tmp_path / "listed.json"}
     files["folder"].mkdir()
     files["binary"].write_bytes(b"{\xff}")
     files["deep"].write_text("[" * 100000 + "]" * 100000)
     files["plan"].write_text("{}")
+    files["listed"].write_text('[{"point-1": {"pattern": "steady", "colour": "#00c800"}}]')
     files["bad"].write_text('{"point-1": {"pattern": "flash", "colour": "#ffffff"}}')
     files["conflict"].write_text(
         '[hardware]\nbackend = "gpio"\nlamps = { bar = 16 }\nbuttons = { mode = 16 }\n')
