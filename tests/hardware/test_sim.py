@@ -7,7 +7,7 @@ import io
 import numpy as np
 import pytest
 
-from engine.lights import AMBER, BLUE, GREEN, RED, Colour, Light, LightPlan
+from engine.lights import AMBER, BLUE, GREEN, RED, WHITE, Colour, Light, LightPlan
 from hardware.errors import HardwareError
 from hardware.lights import BoardLights
 from hardware.sim import HEIGHT, WIDTH, SimLights, _geometry, render_image, render_text
@@ -33,6 +33,19 @@ def test_text_marks_colour_and_pattern_in_board_order() -> None:
     assert lines[2].endswith("status *!")
     assert lines[3].endswith("B")
     assert render_text(LightPlan.dark()).count(".") == 30
+
+
+@pytest.mark.parametrize(
+    ("colour", "letter"),
+    [(RED, "R"), ("#ff0000", "R"), ("#ff0033", "R"), (GREEN, "G"), ("#00ff00", "G"), (AMBER, "A"),
+     ("#ffa500", "A"), (BLUE, "B"), ("#0000ff", "B"), (WHITE, "W"), ("#f0f0f0", "W"),
+     ("#800080", "*"), ("#808080", "*"), ("#00ffff", "*"), ("#ffff00", "*"), ("#080000", "*")],
+)
+def test_text_names_a_colour_by_the_legend_letter_it_looks_like(colour: Colour | str, letter: str) -> None:
+    """A plan file's pure red was "*" (other), though the legend lists R red."""
+    light = Light.steady(Colour.from_hex(colour) if isinstance(colour, str) else colour)
+    assert render_text(LightPlan.dark().with_lamps({"status": light})).splitlines()[2].endswith(
+        f"status {letter}")
 
 
 def test_the_picture_shows_each_lamp_at_its_level() -> None:
