@@ -298,8 +298,8 @@ def _show(value: object) -> str:
 
 def _suggest(key: str, known: list[str], what: str = "key") -> str:
     close = difflib.get_close_matches(key.replace("_", "-").lower(), known, n=1, cutoff=0.6)
-    hint = f"did you mean {close[0]}? " if close else ""
-    return f"unknown {what}; {hint}(known {what}s: {', '.join(known)})"
+    hint = f"; did you mean {close[0]}?" if close else ""
+    return f"unknown {what}{hint} (known {what}s: {', '.join(known)})"
 
 
 def _is_loopback(host: str) -> bool:

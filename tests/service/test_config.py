@@ -137,7 +137,8 @@ def test_a_pin_used_twice_names_both_keys() -> None:
 @pytest.mark.parametrize(("text", "key", "suggestion"), [
     ("[game]\nmatch_to = 3", "game.match_to", "did you mean match-to?"),
     ("[camera]\nresolution = [640, 480]", "camera.resolution",
-     "(known keys: source, size, fps, loop, hands)"),
+     "unknown key (known keys: source, size, fps, loop, hands)"),
+    ("[small-build]\nbackend = 'gpio'", "small-build", "unknown section (known sections: camera, "),
     ("[web]\nhots = '::1'", "web.hots", "did you mean host?"),
     ("[storage]\njournal = '/srv'", "storage.journal", "did you mean journal-dir?"),
     ("[gmae]\nvariant = 'standard'", "gmae", "unknown section; did you mean game?"),
