@@ -142,6 +142,8 @@ def _run_show(args: argparse.Namespace, backend: Backend, pins: PinMap, out: IO[
 def cmd_lights(args: argparse.Namespace, out: IO[str]) -> int:
     from gpiozero import GPIOZeroError, PinFactoryFallback
 
+    if args.test and args.png is not None:
+        raise LightsUsageError("lights: --png draws the plan of --show; --test has no picture to draw")
     try:
         # gpiozero warns once per pin library it fails to load; the error below says it all.
         warnings.simplefilter("ignore", PinFactoryFallback)
