@@ -54,6 +54,7 @@ from engine.player import Player
 from engine.selfplay import Action
 from engine.step import BAR, OFF
 from engine.variants import find_variant
+from engine.wording import plural
 
 #: Events that are verdicts on the way to a play: kept in the journal, not in a record.
 IGNORED = frozenset({"illegal", "corrected", "void-roll", "reroll", "mode"})
@@ -387,10 +388,6 @@ def _mat_steps(play: Play) -> str:
     return " ".join(f"{s.start}/{s.end}{'*' * s.hit}" for s in play.steps)
 
 
-def _points(points: int) -> str:
-    return f"{points} point{'s' * (points != 1)}"
-
-
 class _MatWriter:
     """Lays out one game's entries in the two columns of a .mat: White's on the left."""
 
@@ -548,7 +545,7 @@ def to_mat(events: Iterable[Event], *, players: tuple[str, str] = ("White", "Bla
                 writer.add(done.player, " Takes" if done.kind == "take" else " Drops")
         if game.winner is not None:
             tail = " and the match" if replayed.match_over else ""
-            writer.add(game.winner, f" Wins {_points(game.points)}{tail}", numbered=False)
+            writer.add(game.winner, f" Wins {plural(game.points, 'point')}{tail}", numbered=False)
         lines.extend(writer.close())
         lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"
@@ -641,7 +638,7 @@ def to_text(events: Iterable[Event], *, players: tuple[str, str] = ("White", "Bl
             turn += entry.kind == "roll"
         if game.is_over:
             assert game.winner is not None
-            lines.append(f"  {names[game.winner]} wins {_points(game.points)} ({game.kind})")
+            lines.append(f"  {names[game.winner]} wins {plural(game.points, 'point')} ({game.kind})")
         else:
             lines.append("  (game unfinished)")
         lines.append("")

@@ -8,6 +8,7 @@ from enum import IntEnum
 
 from engine.player import Player
 from engine.position import Position
+from engine.wording import plural
 
 
 class ResultKind(IntEnum):
@@ -41,7 +42,7 @@ class GameResult:
         how = "by a dropped double" if self.dropped else self.kind.name.lower()
         if self.reason:
             how = f"{how}: {self.reason}"
-        return f"{self.winner.label} wins {self.points} point{'s' * (self.points != 1)} ({how})"
+        return f"{self.winner.label} wins {plural(self.points, 'point')} ({how})"
 
 
 def result_kind(position: Position, winner: Player, home: Iterable[int] | None = None) -> ResultKind:

@@ -11,6 +11,7 @@ import json
 import time
 from typing import IO
 
+from engine.wording import plural
 from pipgammon.arguments import positive_seconds, seconds
 from pipgammon.plans import read_plan
 
@@ -35,12 +36,14 @@ def cmd_selftest(args: argparse.Namespace, out: IO[str]) -> int:
         out.write(json.dumps(report.to_dict()) + "\n")
     else:
         out.write(
-            f"{report.frames} states shown, {report.delivered} applied, {report.superseded} superseded, "
+            f"{plural(report.frames, 'state')} shown, {report.delivered} applied, "
+            f"{report.superseded} superseded, "
             f"{report.lost} lost, {report.duplicated} applied twice or out of order, "
             f"{report.wrong} not the plan shown; "
             f"board on the last plan: {'yes' if report.converged else 'NO'}\n"
-            f"{report.corrupt_detected} damaged frames detected, {report.retries} resends, "
-            f"{report.reconnects} reconnects, offline pattern shown {report.offline_shown} times\n"
+            f"{plural(report.corrupt_detected, 'damaged frame')} detected, "
+            f"{plural(report.retries, 'resend')}, {plural(report.reconnects, 'reconnect')}, "
+            f"offline pattern shown {plural(report.offline_shown, 'time')}\n"
             f"buttons: {report.buttons_pressed} pressed, {report.buttons_received} received, "
             f"{report.buttons_lost} lost, {report.buttons_doubled} doubled\n"
             f"show() to applied: median {report.p50_ms} ms, p99 {report.p99_ms} ms; {report.seconds} s\n"
@@ -80,8 +83,9 @@ def cmd_show(args: argparse.Namespace, out: IO[str]) -> int:
                     f"bridge show: the board did not confirm the plan within {args.timeout:g} s")
     except BridgeError as err:
         raise BridgeUsageError(f"bridge show: {err}") from err
-    out.write(f"shown on board {info.board_id} (firmware {info.firmware_version}, {info.led_count} LEDs): "
-              f"{len(list(plan.lit()))} lamps lit\n")
+    out.write(f"shown on board {info.board_id} (firmware {info.firmware_version}, "
+              f"{plural(info.led_count, 'LED')}): "
+              f"{plural(len(list(plan.lit())), 'lamp')} lit\n")
     return 0
 
 

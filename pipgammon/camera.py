@@ -32,6 +32,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from engine.buttons import ButtonEvent
+from engine.wording import plural
 from pipgammon.config import CameraConfig, SourceKind
 from pipgammon.frames import STILL_MS, Frame, FrameSourceError, stills, video_presses
 
@@ -179,7 +180,8 @@ class VideoCamera:
         for _ in range(self._index):
             if not capture.grab():
                 capture.release()
-                raise CameraLost(f"{self.video}: came back shorter than the {self._index} frames played")
+                raise CameraLost(f"{self.video}: came back shorter than the "
+                                 f"{plural(self._index, 'frame')} played")
         self._capture = capture
 
     def read(self) -> Shot | None:

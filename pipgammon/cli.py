@@ -22,6 +22,7 @@ from engine.position import Position
 from engine.selfplay import self_play
 from engine.turn import Ask
 from engine.variants import VARIANTS, Variant, find_variant
+from engine.wording import plural
 from pipgammon import __version__
 from pipgammon.arguments import match_length
 from pipgammon.bridge_cli import BridgeUsageError
@@ -118,7 +119,8 @@ def _print_moves(entry: dict[str, Any], as_json: bool, out: IO[str]) -> None:
         out.write(json.dumps(entry) + "\n")
         return
     out.write(
-        f"{entry['position']} {entry['stage']} ({entry['variant']}): {len(entry['plays'])} legal plays\n"
+        f"{entry['position']} {entry['stage']} ({entry['variant']}): "
+        f"{plural(len(entry['plays']), 'legal play')}\n"
     )
     if not entry["plays"]:
         out.write("  no legal play\n")

@@ -10,6 +10,7 @@ import argparse
 import json
 from typing import IO, Any
 
+from engine.wording import plural
 from pipgammon.config import DEFAULT_PATH, ConfigError, load_config
 
 
@@ -28,7 +29,7 @@ def cmd_config_check(args: argparse.Namespace, out: IO[str]) -> int:
 def _summary_lines(summary: dict[str, Any]) -> list[str]:
     camera, game, lights, web = summary["camera"], summary["game"], summary["lights"], summary["web"]
     match = "money play" if game["match-to"] == 0 else f"match to {game['match-to']}"
-    wired = [f"{lights['lamps']} lamps on GPIO"] if lights["lamps"] else []
+    wired = [f"{plural(lights['lamps'], 'lamp')} on GPIO"] if lights["lamps"] else []
     if "shift-register" in lights:
         chain = lights["shift-register"]
         wired.append(f"74HC595s on SPI0 CE{chain['device']}"

@@ -29,6 +29,7 @@ from engine.position import Position
 from engine.referee import Mode, OpeningChoice, Referee, RefereeConfig
 from engine.scene import Scene
 from engine.variants import find_variant
+from engine.wording import plural
 from pipgammon.gnubg import find_gnubg
 from pipgammon.turn_log import SHOWN, describe
 
@@ -135,7 +136,7 @@ def cmd_demo(args: argparse.Namespace, out: IO[str]) -> int:
         (folder / stale).unlink(missing_ok=True)
     script = script_game(args.seed, match_to=1, illegal_rate=0.15, tryout_rate=0.4, cocked_rate=0.06,
                          void_rate=0.05, button_rate=0.1)
-    print(f"rendering the sample game (seed {args.seed}): {len(script.stills)} still moments ...",
+    print(f"rendering the sample game (seed {args.seed}): {plural(len(script.stills), 'still moment')} ...",
           file=out, flush=True)
     frames, calibration, _ = write_calibrated(script, folder / "game", size=DEMO_SIZE)
     (folder / "calibration.json").write_text(calibration.to_json() + "\n")
@@ -171,8 +172,9 @@ def cmd_demo(args: argparse.Namespace, out: IO[str]) -> int:
         # A quarter of a gigabyte of rendered camera frames: the pictures above keep what matters.
         shutil.rmtree(frames)
     stats = replay.stats
-    print(f"\n{stats.frames} frames read ({stats.read} clear), {stats.stable} scenes judged, "
-          f"{len(events)} events journaled in {time.perf_counter() - began:.0f} s", file=out)
+    print(f"\n{plural(stats.frames, 'frame')} read ({stats.read} clear), "
+          f"{plural(stats.stable, 'scene')} judged, {plural(len(events), 'event')} journaled "
+          f"in {time.perf_counter() - began:.0f} s", file=out)
     print(_gnubg_check(mat), file=out)
     print(f"status: {replay.referee.status}", file=out)
     print(f"demo output: {folder}  (open {folder / 'index.html'}; the match is {mat})", file=out)

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
+from engine.wording import plural
 from pipgammon.config import DEFAULT_PATH, Config, LightsBackend, load_config
 from pipgammon.service import Service, ServiceError
 
@@ -121,9 +122,11 @@ def cmd_run(args: argparse.Namespace, out: IO[str]) -> int:
         for number, handler in previous.items():  # `main` may be called again in this process
             signal.signal(number, handler)
     resumed = f"resumed {stats.resumed}; " if stats.resumed else ""
-    print(f"stopped after {time.monotonic() - began:.0f} s: {resumed}{stats.frames} frames, {stats.stable} "
-          f"scenes judged, {stats.events} events journaled, {stats.matches} matches started, camera lost "
-          f"{stats.camera_lost} times; exported: {', '.join(str(p) for p in stats.exported) or 'nothing'}",
+    print(f"stopped after {time.monotonic() - began:.0f} s: {resumed}{plural(stats.frames, 'frame')}, "
+          f"{plural(stats.stable, 'scene')} judged, {plural(stats.events, 'event')} journaled, "
+          f"{plural(stats.matches, 'match', 'matches')} started, "
+          f"camera lost {plural(stats.camera_lost, 'time')}; "
+          f"exported: {', '.join(str(p) for p in stats.exported) or 'nothing'}",
           file=out, flush=True)
     if stats.faults:
         print("faults: " + ", ".join(f"{part} {n}x" for part, n in sorted(stats.faults.items())), file=out)

@@ -5,11 +5,14 @@ The demo's page and pictures, and the web dashboard, show the same lines.
 >>> from engine.events import Event
 >>> describe(Event("double", "f12", {"player": "white", "cube": 2}))
 'White doubles (cube 2)'
+>>> describe(Event("game-over", "f90", {"winner": "black", "points": 1, "kind": "single"}))
+'Black wins 1 point (single)'
 """
 
 from __future__ import annotations
 
 from engine.events import Event
+from engine.wording import plural
 
 #: The events the log shows (the rest, such as a die read or a lifted checker, are plumbing).
 SHOWN = ("opening", "roll", "rethrow", "undo", "no-play", "accepted", "illegal", "corrected", "reroll",
@@ -30,7 +33,7 @@ def describe(event: Event) -> str:
     if kind == "opening":
         return f"Opening roll: White {event['white']}, Black {event['black']}"
     if kind == "game-over":
-        return f"{who} wins {event['points']} point(s) ({event['kind']})"
+        return f"{who} wins {plural(event['points'], 'point')} ({event['kind']})"
     if kind in ("double", "take", "drop"):
         return f"{who} {kind}s (cube {event['cube']})"
     if kind == "match-over":

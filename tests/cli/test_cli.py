@@ -39,9 +39,16 @@ def test_moves_with_no_legal_play_is_an_empty_list(capsys: pytest.CaptureFixture
     assert code == 0 and json.loads(out)["plays"] == []
 
 
-def test_moves_start_and_text_output(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(["moves", "--position", "start", "--dice", "6-6"], capsys)
-    assert code == 0 and "11 legal plays" in out and "13/7(4)" in out
+@pytest.mark.parametrize(
+    ("position", "dice", "header", "play"),
+    [("start", "6-6", "4HPwATDgc/ABMA 6-6 (standard): 11 legal plays\n", "13/7(4)"),
+     ("W 1:1 off:14 | B 24:1 off:14", "6-5", "6-5 (standard): 1 legal play\n", "24/13")],
+)
+def test_moves_start_and_text_output(
+    position: str, dice: str, header: str, play: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(["moves", "--position", position, "--dice", dice], capsys)
+    assert code == 0 and out.splitlines(keepends=True)[0].endswith(header) and play in out
 
 
 def test_batch_answers_each_line_in_order(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -89,7 +89,7 @@ def test_show_sends_a_plan_file_to_the_board(sim: SimulatedBoard, tmp_path: Path
     path.write_text(json.dumps(plan.to_dict()))
     code, text = run(["bridge", "show", "--port", sim.path, str(path)])
     assert code == 0
-    assert text.startswith("shown on board 53494d424f415244 (firmware 1.0.0, 57 LEDs): 1 lamps lit")
+    assert text.startswith("shown on board 53494d424f415244 (firmware 1.0.0, 57 LEDs): 1 lamp lit")
     assert sim.board.plan == encode_lights(plan)
 
 
