@@ -118,10 +118,10 @@ def _print_moves(entry: dict[str, Any], as_json: bool, out: IO[str]) -> None:
     if as_json:
         out.write(json.dumps(entry) + "\n")
         return
-    out.write(
-        f"{entry['position']} {entry['stage']} ({entry['variant']}): "
-        f"{plural(len(entry['plays']), 'legal play')}\n"
-    )
+    variant = f" ({entry['variant']})"
+    # Acey-deucey's 1-2 is itself called the acey-deucey, and its stage says so: once is enough.
+    stage = entry["stage"].removesuffix(variant)
+    out.write(f"{entry['position']} {stage}{variant}: {plural(len(entry['plays']), 'legal play')}\n")
     if not entry["plays"]:
         out.write("  no legal play\n")
     for play in entry["plays"]:

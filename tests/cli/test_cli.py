@@ -40,14 +40,19 @@ def test_moves_with_no_legal_play_is_an_empty_list(capsys: pytest.CaptureFixture
 
 
 @pytest.mark.parametrize(
-    ("position", "dice", "header", "play"),
-    [("start", "6-6", "4HPwATDgc/ABMA 6-6 (standard): 11 legal plays\n", "13/7(4)"),
-     ("W 1:1 off:14 | B 24:1 off:14", "6-5", "6-5 (standard): 1 legal play\n", "24/13")],
+    ("variant", "position", "dice", "header", "play"),
+    [("standard", "start", "6-6", "4HPwATDgc/ABMA 6-6 (standard): 11 legal plays\n", "13/7(4)"),
+     ("standard", "W 1:1 off:14 | B 24:1 off:14", "6-5", "6-5 (standard): 1 legal play\n", "24/13"),
+     # The stage is the roll called acey-deucey: the variant is named once, not twice.
+     ("acey-deucey", "start", "1-2", "W pool:15 | B pool:15 1-2 (acey-deucey): 2 legal plays\n",
+      "in/24 in/23"),
+     # Puff plays the smaller die first, so the stage gives 4-2 in that order.
+     ("puff", "start", "4-2", "W pool:15 | B pool:15 2-4 (puff): 1 legal play\n", "in/23 in/21")],
 )
-def test_moves_start_and_text_output(
-    position: str, dice: str, header: str, play: str, capsys: pytest.CaptureFixture[str]
+def test_moves_text_output_names_the_stage_the_variant_and_the_count(
+    variant: str, position: str, dice: str, header: str, play: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, _ = run(["moves", "--position", position, "--dice", dice], capsys)
+    code, out, _ = run(["moves", "--variant", variant, "--position", position, "--dice", dice], capsys)
     assert code == 0 and out.splitlines(keepends=True)[0].endswith(header) and play in out
 
 
