@@ -206,6 +206,14 @@ def test_dice_on_a_bad_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFi
     assert err.count("\n") == 1 and "cut.jpg" in err and "truncated" in err
 
 
+def test_dice_on_an_image_too_small_says_so_without_a_board(capsys: pytest.CaptureFixture[str]) -> None:
+    crop = Path(__file__).resolve().parents[1] / "vision" / "data" / "dice" / "flat-3-on-a-pale-point.png"
+    assert run(["dice", str(crop)])[0] == 2
+    assert capsys.readouterr().err == (
+        f"pipgammon: {crop}: 106x106 is too small to find dice in (want at least 240 px on the short side: "
+        "a photo of the table, not a crop round one die)\n")
+
+
 def test_camera_check_reports_each_check(board: tuple[Path, Path, list[float]], tmp_path: Path,
                                          capsys: pytest.CaptureFixture[str]) -> None:
     start, scene, _ = board
