@@ -7,6 +7,8 @@ The demo's page and pictures, and the web dashboard, show the same lines.
 'White doubles (cube 2)'
 >>> describe(Event("game-over", "f90", {"winner": "black", "points": 1, "kind": "single"}))
 'Black wins 1 point (single)'
+>>> describe(Event("match-over", "f90", {"winner": "black", "score": [1, 3]}))
+'Black wins the match 3-1'
 """
 
 from __future__ import annotations
@@ -37,7 +39,11 @@ def describe(event: Event) -> str:
     if kind in ("double", "take", "drop"):
         return f"{who} {kind}s (cube {event['cube']})"
     if kind == "match-over":
-        score = "-".join(str(s) for s in event.details.get("score", []))
+        # The winner's score first, as people say it; the event keeps White's first.
+        scores = list(event.details.get("score", []))
+        if event.details.get("winner") == "black":
+            scores.reverse()
+        score = "-".join(str(s) for s in scores)
         return f"{who} wins the match {score}".rstrip()
     if kind == "corrected":
         if event["to"] == "start":
