@@ -9,6 +9,10 @@ The demo's page and pictures, and the web dashboard, show the same lines.
 'Black wins 1 point (single)'
 >>> describe(Event("match-over", "f90", {"winner": "black", "score": [1, 3]}))
 'Black wins the match 3-1'
+>>> describe(Event("reroll", "f16", {"player": "white", "dice": [2, 4]}))
+'White roll 2-4 void: a die is cocked, throw both again'
+>>> describe(Event("void-roll", "f70", {"player": "white", "dice": [6, 6]}))
+'White roll 6-6 void: out of turn'
 """
 
 from __future__ import annotations
@@ -53,6 +57,10 @@ def describe(event: Event) -> str:
         return f"{who}'s roll {dice} taken back"
     if kind == "undo":
         return f"{who}'s last play taken back"
+    if kind == "reroll":
+        return f"{who} roll {dice} void: a die is cocked, throw both again"
+    if kind == "void-roll":
+        return f"{who} roll {dice} void: {event.details.get('reason', 'out of turn')}"
     if kind == "roll" and event.details.get("source") == "overruled":
         return f"{who} roll {dice} (called cocked, but played as it lay)"
     if kind == "roll" and event.details.get("source") == "inferred":
