@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from engine.events import Event
-from engine.lights import LightPlan
+from engine.lights import PULSE_PERIOD_S, LightPlan
 from engine.position import Position
 from engine.referee import Mode, OpeningChoice, Referee, RefereeConfig
 from engine.scene import Scene
@@ -37,6 +37,9 @@ from pipgammon.turn_log import SHOWN, describe
 DEMO_SEED = 7
 #: The Raspberry Pi HQ camera's binned video mode.
 DEMO_SIZE = (2028, 1520)
+#: When the pictures draw the LEDs, in seconds after the plan was shown: a pulse at its brightest
+#: and a blink on.  A pulse starts dark, so drawn at 0 s a re-roll's amber status lamp looked unlit.
+LEDS_AT_S = PULSE_PERIOD_S / 2
 
 
 class DemoUsageError(ValueError):
@@ -65,7 +68,7 @@ def _picture(frames: Path, moment: Moment, path: Path) -> None:
 
     from hardware.sim import render_image
 
-    leds = render_image(moment.plan)
+    leds = render_image(moment.plan, LEDS_AT_S)
     camera = _still_image(frames, moment.event.frame)
     height = leds.shape[0]
     if camera is None:

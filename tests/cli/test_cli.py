@@ -8,10 +8,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+import cv2
 import pytest
 
+from engine.events import Event
 from engine.gnubg_id import position_from_id
+from engine.lights import AMBER, RED, Light, LightPlan
+from engine.position import Position
+from hardware.sim import HEIGHT, WIDTH, _geometry
 from pipgammon.cli import main
+from pipgammon.demo import Moment, _picture
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -124,6 +130,21 @@ def test_demo_out_that_cannot_be_a_folder_is_one_line(
     (tmp_path / "a-file").write_text("not a folder\n")
     code, _, err = run(["demo", "--out", out], capsys)
     assert code == 2 and err == f"pipgammon: demo --out {out}: {message}\n"
+
+
+def test_demo_pictures_show_pulsing_and_blinking_lamps_lit(tmp_path: Path) -> None:
+    """A pulse starts dark: drawn at 0 s, a re-roll's pulsing amber status lamp looked unlit."""
+    plan = LightPlan.dark().with_lamps({"status": Light.pulse(AMBER), "point-6": Light.blink(RED)})
+    reroll = Event("reroll", "", {"player": "white", "dice": [2, 4]})
+    moment = Moment(reroll, "Cocked die: roll again", plan, Position.start(), None)
+    _picture(tmp_path, moment, tmp_path / "p.jpg")
+    leds = cv2.imread(str(tmp_path / "p.jpg"))[:HEIGHT, -WIDTH:]  # the simulated board, right of the camera
+    x, y = _geometry()[1]["status"]
+    b, g, r = (int(v) for v in leds[y, x])
+    assert r > 180 and 90 < g < 190 and b < 80  # amber, lit
+    x0, x1, base, _ = _geometry()[0][6]
+    b, g, r = (int(v) for v in leds[base - 16, (x0 + x1) // 2])
+    assert r > 160 and g < 80 and b < 80  # red, lit
 
 
 @pytest.mark.parametrize(
