@@ -108,5 +108,6 @@ else
   run systemctl enable --quiet pipgammon.service
   run systemctl try-restart pipgammon.service
 fi
-say "done. Edit $CONFIG, check it with: pipgammon config check $CONFIG"
+# The venv's bin is on no one's PATH: name the command in full.
+say "done. Edit $CONFIG, check it with: $VENV/bin/pipgammon config check $CONFIG"
 say "then: sudo systemctl start pipgammon; journalctl -u pipgammon -f"

@@ -98,6 +98,8 @@ def test_dry_run_changes_nothing(tmp_path: Path, wheel: Path) -> None:
     assert any("systemd-sysusers --root=" in line for line in commands)
     assert any(" -m venv --system-site-packages " in line for line in commands)
     assert any(line.endswith("enable pipgammon.service") for line in commands)
+    # The venv's bin is on no one's PATH, so the closing advice names the command in full.
+    assert f"check it with: {stage}/opt/pipgammon/venv/bin/pipgammon config check {stage}/etc/" in done.stdout
 
 
 def test_bad_options_are_refused(tmp_path: Path) -> None:
