@@ -1177,9 +1177,12 @@ class Referee:
         if not self._started:
             return "No match started"
         if match.is_over:
-            winner = match.winner.label.capitalize() if match.winner is not None else "?"
-            return f"Match over: {winner} wins " \
-                   f"{match.score[0]}-{match.score[1]}"
+            if match.winner is None:
+                return f"Match over: {match.score[0]}-{match.score[1]}"
+            # The winner's score first, as the turn log, selfplay and the text record give it.
+            winner = match.winner
+            return (f"Match over: {winner.label.capitalize()} wins "
+                    f"{match.score[winner]}-{match.score[winner.opponent]}")
         if self._awaiting_setup:
             result = match.results[-1]
             score = f"{match.score[0]}-{match.score[1]}"

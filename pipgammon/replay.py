@@ -28,6 +28,7 @@ from engine.events import Event
 from engine.referee import Mode, OpeningChoice, Referee, RefereeConfig
 from engine.scene import Scene
 from engine.variants import find_variant
+from engine.wording import plural
 from pipgammon.arguments import match_length
 from pipgammon.frames import Frame, FrameSourceError, stills, video_presses, video_presses_path
 from pipgammon.journal import Journal, JournalError, load
@@ -251,7 +252,7 @@ class Replay:
 
     def finish(self) -> None:
         if self.writer.already:
-            raise ReplayError(f"resume: {len(self.writer.already)} journaled events were not decided "
+            raise ReplayError(f"resume: {plural(len(self.writer.already), 'journaled event')} not decided "
                               f"again by the replay; the journal is kept as it is")
 
 
@@ -326,9 +327,10 @@ def cmd_replay(args: argparse.Namespace, out: IO[str]) -> int:
         raise ReplayError(str(err)) from err
     target = export(events, Path(args.export), config.variant.name)
     stats = replay.stats
-    resumed = f"resumed after {stats.skipped_on_resume} frames; " if stats.skipped_on_resume else ""
-    print(f"{resumed}replayed {stats.frames} frames ({stats.read} read, {stats.stable} stable scenes, "
-          f"median {_median(stats.read_ms):.1f} ms a frame read), {stats.events} events to {args.events}; "
+    resumed = f"resumed after {plural(stats.skipped_on_resume, 'frame')}; " if stats.skipped_on_resume else ""
+    print(f"{resumed}replayed {plural(stats.frames, 'frame')} ({stats.read} read, "
+          f"{plural(stats.stable, 'stable scene')}, median {_median(stats.read_ms):.1f} ms a frame read), "
+          f"{plural(stats.events, 'event')} to {args.events}; "
           f"verdict latency median {_median(stats.verdict_ms):.1f} ms; match written to {target}", file=out)
     print(f"status: {replay.referee.status}", file=out)
     return 0

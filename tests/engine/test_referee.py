@@ -322,7 +322,10 @@ def test_whole_standard_matches_are_refereed_without_a_wrong_verdict(seed: int) 
     assert events[-1].type == "match-over"
     winner = str(events[-1]["winner"]).capitalize()
     # White is Player 0, which is falsy: the status once said "? wins" for every White win.
-    assert referee.status.startswith(f"Match over: {winner} wins ")
+    # The winner's score comes first, as the turn log and the records give it.
+    white, black = events[-1]["score"]
+    won, lost = (white, black) if winner == "White" else (black, white)
+    assert referee.status == f"Match over: {winner} wins {won}-{lost}" and won > lost
 
 
 @pytest.mark.parametrize("seed", range(2))
