@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+import colorsys
 import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -79,6 +80,32 @@ RED = Colour(220, 0, 0)  # an error: a point that differs from every legal resul
 AMBER = Colour(230, 140, 0)  # attention: re-roll, not your turn, occluded camera
 BLUE = Colour(0, 90, 230)  # information: whose turn it is, a checker lifted
 WHITE = Colour(255, 255, 255)  # confirmation flash after an accepted play
+
+#: Hue ranges in degrees (from, to) that read as each of the referee's colours; its own colours
+#: sit inside them (red 0, amber 37, green 120, blue 217).
+_HUES = ((RED, 345.0, 15.0), (AMBER, 25.0, 50.0), (GREEN, 90.0, 150.0), (BLUE, 195.0, 245.0))
+
+
+def looks_like(colour: Colour) -> Colour | None:
+    """The referee's colour that ``colour`` looks like, by its hue (`WHITE` for a bright grey), or
+    None for any other (or one too dark to show a hue).  A light plan file's ``#ff0000`` means
+    what the referee's red means: a single-colour LED blinks it, the simulator writes it ``R``.
+
+    >>> looks_like(Colour.from_hex("#ff0000")) == RED, looks_like(Colour(20, 0, 0))
+    (True, None)
+    """
+    if colour in (RED, AMBER, GREEN, BLUE, WHITE):
+        return colour
+    hue, saturation, value = colorsys.rgb_to_hsv(colour.r / 255, colour.g / 255, colour.b / 255)
+    if value < 0.2:
+        return None
+    if saturation < 0.2:
+        return WHITE if value >= 0.8 else None
+    degrees = hue * 360
+    for named, start, end in _HUES:
+        if start <= degrees <= end or (start > end and (degrees >= start or degrees <= end)):
+            return named
+    return None
 
 
 @dataclass(frozen=True, slots=True)

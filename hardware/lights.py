@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Protocol, Self, runtime_checkable
 
-from engine.lights import AMBER, LAMPS, RED, Colour, Light, LightPlan, Pattern
+from engine.lights import AMBER, LAMPS, RED, Colour, Light, LightPlan, Pattern, looks_like
 from hardware.errors import HardwareError
 
 Clock = Callable[[], float]
@@ -48,10 +48,13 @@ SINGLE_COLOUR_PATTERNS: Mapping[Colour, Pattern] = {
 
 
 def single_colour(light: Light) -> Light:
-    """What ``light`` becomes on a single-colour LED (`SINGLE_COLOUR_PATTERNS`)."""
+    """What ``light`` becomes on a single-colour LED (`SINGLE_COLOUR_PATTERNS`, by the referee's
+    colour it looks like: a plan file's ``#ff0000`` blinks as the referee's red does)."""
     if not light.is_on:
         return light
-    return Light(SINGLE_COLOUR_PATTERNS.get(light.colour, light.pattern), light.colour)
+    named = looks_like(light.colour)
+    pattern = SINGLE_COLOUR_PATTERNS.get(named, light.pattern) if named is not None else light.pattern
+    return Light(pattern, light.colour)
 
 
 def lamp_levels(plan: LightPlan, seconds: float) -> tuple[float, ...]:

@@ -16,14 +16,13 @@ G green  R red  A amber  B blue  W white  * other;  ! blink  ~ pulse
 
 from __future__ import annotations
 
-import colorsys
 import time
 from typing import IO, Self
 
 import cv2
 import numpy as np
 
-from engine.lights import AMBER, BLUE, GREEN, RED, WHITE, Colour, Light, LightPlan, Pattern
+from engine.lights import AMBER, BLUE, GREEN, RED, WHITE, Light, LightPlan, Pattern, looks_like
 from hardware.errors import HardwareError
 from hardware.lights import Clock
 
@@ -33,35 +32,15 @@ TOP = tuple(range(13, 25))
 BOTTOM = tuple(range(12, 0, -1))
 
 _LETTERS = {GREEN: "G", RED: "R", AMBER: "A", BLUE: "B", WHITE: "W"}
-#: Hue ranges in degrees (from, to) that read as each letter's colour.  The referee's own
-#: colours sit inside them (red 0, amber 37, green 120, blue 217).
-_HUES = {"R": (345.0, 15.0), "A": (25.0, 50.0), "G": (90.0, 150.0), "B": (195.0, 245.0)}
 _MARKS = {Pattern.STEADY: " ", Pattern.BLINK: "!", Pattern.PULSE: "~"}
 LEGEND = "G green  R red  A amber  B blue  W white  * other;  ! blink  ~ pulse"
-
-
-def _letter(colour: Colour) -> str:
-    """The legend's letter for ``colour``: a plan file's ``#ff0000`` is as red as the referee's
-    own red, so a colour is named by its hue, ``W`` when it is near-grey and bright, ``*`` if neither
-    (or too dark to show a hue)."""
-    if colour in _LETTERS:
-        return _LETTERS[colour]
-    hue, saturation, value = colorsys.rgb_to_hsv(colour.r / 255, colour.g / 255, colour.b / 255)
-    if value < 0.2:
-        return "*"
-    if saturation < 0.2:
-        return "W" if value >= 0.8 else "*"
-    degrees = hue * 360
-    for letter, (start, end) in _HUES.items():
-        if start <= degrees <= end or (start > end and (degrees >= start or degrees <= end)):
-            return letter
-    return "*"
 
 
 def _mark(light: Light) -> str:
     if not light.is_on:
         return ". "
-    return _letter(light.colour) + _MARKS[light.pattern]
+    named = looks_like(light.colour)
+    return (_LETTERS[named] if named is not None else "*") + _MARKS[light.pattern]
 
 
 def render_text(plan: LightPlan) -> str:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from engine.lights import AMBER, BLUE, GREEN, RED, WHITE, Light, LightPlan, Pattern
+from engine.lights import AMBER, BLUE, GREEN, RED, WHITE, Colour, Light, LightPlan, Pattern
 from hardware.errors import HardwareError
 from hardware.gpio_lights import GPIOLights
 from hardware.lights import BoardLights, lamp_levels, single_colour
@@ -47,6 +47,15 @@ def test_single_colour_leds_blink_red_and_pulse_amber_whatever_the_plan_said(
     assert history(pwm_factory, 17)[:3] == pytest.approx([0.0, 0.5 - 0.5 ** 0.5 / 2, 0.5])
     assert history(pwm_factory, 27) == [0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0]
     assert history(pwm_factory, 22) == [0.0, 1.0, 0.0]
+
+
+def test_a_plan_files_own_red_and_amber_blink_and_pulse_as_the_referees_do() -> None:
+    # A light plan file (`pipgammon lights --show`) names colours by hand: #ff0000 is an error's
+    # red to whoever wrote it, and a single-colour LED that showed it steady looked like a move.
+    assert single_colour(Light.steady(Colour.from_hex("#ff0000"))).pattern is Pattern.BLINK
+    assert single_colour(Light.steady(Colour.from_hex("#ffa500"))).pattern is Pattern.PULSE
+    assert single_colour(Light.steady(Colour.from_hex("#00ff00"))).pattern is Pattern.STEADY
+    assert single_colour(Light.steady(Colour(30, 0, 0))).pattern is Pattern.STEADY  # too dark to be red
 
 
 def test_without_pwm_a_pulse_is_a_slow_blink(mock_factory: MockFactory, history: History) -> None:
