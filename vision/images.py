@@ -3,11 +3,15 @@
 OpenCV returns ``None`` for an unreadable file without a reason, and decodes a
 truncated JPEG into a picture with a grey bottom, with only a warning on
 stderr.  Checking the container's end marker first turns both into an
-:class:`ImageError` naming the file and the fault.
+:class:`ImageError` naming the file and the fault.  OpenCV's own log is silenced
+while it decodes (`decode_quietly`), so a bad file gives that one line; libpng
+and libjpeg print some faults (``libpng error: IDAT: CRC error``, ``Corrupt
+JPEG data: ...``) to stderr themselves, past any switch OpenCV offers.
 """
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import cv2
@@ -21,6 +25,24 @@ MIN_SIDE = 240
 
 class ImageError(ValueError):
     """A file that is not a usable image, with the reason."""
+
+
+#: OpenCV's log level is one setting for the whole process: decodes in two threads at once must
+#: not leave it silenced.
+_QUIET = threading.Lock()
+
+
+def decode_quietly(data: bytes, flags: int = cv2.IMREAD_COLOR) -> np.ndarray | None:
+    """``cv2.imdecode`` with OpenCV's own log silenced meanwhile (it logs a file it cannot read,
+    "imdecode_(''): can't read data: ...", where the caller gives the reason in one line)."""
+    buffer = np.frombuffer(data, np.uint8)
+    with _QUIET:
+        level = cv2.utils.logging.getLogLevel()
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+        try:
+            return cv2.imdecode(buffer, flags)
+        finally:
+            cv2.utils.logging.setLogLevel(level)
 
 
 def _truncation(data: bytes) -> str | None:
@@ -40,7 +62,7 @@ def decode(data: bytes, name: str = "image") -> Image:
     cut = _truncation(data)
     if cut:
         raise ImageError(f"{name}: {cut}")
-    frame = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    frame = decode_quietly(data)
     if frame is None:
         raise ImageError(f"{name}: not an image OpenCV can decode (corrupt, or an unsupported format)")
     height, width = frame.shape[:2]

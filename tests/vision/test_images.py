@@ -53,3 +53,16 @@ def test_missing_files_directories_and_thumbnails(tmp_path: Path) -> None:
     small.write_bytes(bytes(cv2.imencode(".png", np.zeros((100, 120, 3), np.uint8))[1]))
     with pytest.raises(ImageError, match="too small"):
         load(small)
+
+
+def test_opencvs_own_log_is_silenced_while_it_decodes(tmp_path: Path,
+                                                      capfd: pytest.CaptureFixture[str]) -> None:
+    """OpenCV logs a file it cannot decode ("imdecode_(''): can't read data: ..."); the one line
+    of `ImageError` says it instead, and OpenCV's log level is as it was afterwards."""
+    level = cv2.utils.logging.getLogLevel()
+    path = tmp_path / "cut.gif"
+    path.write_bytes(b"GIF89a\x01\x00\x01\x00\x00\x00\x00;")  # a header and nothing more
+    with pytest.raises(ImageError, match="not an image OpenCV can decode"):
+        load(path)
+    assert capfd.readouterr().err == ""
+    assert cv2.utils.logging.getLogLevel() == level
