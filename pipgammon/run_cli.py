@@ -32,8 +32,8 @@ def _calibration(config: Config) -> Any | None:
     if not path.exists():
         return None
     try:
-        return Calibration.from_json(path.read_text())
-    except (OSError, UnicodeDecodeError) as err:
+        return Calibration.from_json(path.read_bytes())
+    except OSError as err:
         raise RunError(f"{path}: cannot read the calibration ({err})") from err
     except CalibrationError as err:
         raise RunError(f"{path}: {err} (calibrate again: pipgammon calibrate, or the dashboard)") from err

@@ -27,9 +27,14 @@ def parse_corners(text: str) -> np.ndarray:
         values = [float(p) for p in parts]
     except ValueError as err:
         raise VisionUsageError(f"--corners: {text!r} is not 8 numbers separated by commas") from err
-    if len(values) != 8 or not all(np.isfinite(values)):
+    if len(values) != 8:
         raise VisionUsageError(
             f"--corners: want 8 numbers TLx,TLy,TRx,TRy,BRx,BRy,BLx,BLy, got {len(values)}")
+    names = [f"{corner}{axis}" for corner in CORNER_NAMES for axis in "xy"]
+    bad = [f"{name} is {part}" for name, part, value in zip(names, parts, values, strict=True)
+           if not np.isfinite(value)]
+    if bad:
+        raise VisionUsageError(f"--corners: {', '.join(bad)}: every corner must be a finite number of pixels")
     corners = np.array(values, np.float64).reshape(4, 2)
     area = 0.5 * abs(sum(corners[i, 0] * corners[(i + 1) % 4, 1] - corners[(i + 1) % 4, 0] * corners[i, 1]
                          for i in range(4)))
@@ -164,7 +169,7 @@ def _load_calibration(path: str) -> Any:
     from vision.calibration import Calibration, CalibrationError
 
     try:
-        return Calibration.from_json(Path(path).read_text())
+        return Calibration.from_json(Path(path).read_bytes())
     except OSError as err:
         raise VisionUsageError(f"{path}: cannot read it ({err.strerror})") from err
     except CalibrationError as err:

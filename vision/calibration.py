@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -27,6 +28,7 @@ from vision.dice import on_board
 from vision.discs import checker_pitch
 from vision.geometry import FloatArray
 from vision.hands import hands_over
+from vision.images import MIN_SIDE, decode_quietly
 from vision.outline import fit_to_triangles
 from vision.slot_model import SlotModel
 from vision.templates import BLACK, COVERED, SHOWS, WHITE, Descriptors, Templates, labels_for
@@ -34,6 +36,7 @@ from vision.view import (
     GEOMETRY,
     GRID,
     LOG,
+    MARGIN,
     PLACES,
     Image,
     Layout,
@@ -139,41 +142,181 @@ class Calibration:
         })
 
     @classmethod
-    def from_json(cls, text: str) -> Calibration:
-        """Parse a saved calibration; :class:`CalibrationError` says what is wrong with it."""
+    def from_json(cls, text: str | bytes) -> Calibration:
+        """Parse a saved calibration (``bytes`` as read from its file: UTF-8, a byte-order mark
+        allowed); :class:`CalibrationError` says what is wrong with it, naming the field and
+        what it should hold.  Every field is checked here, so no later step meets a bad value."""
+        if isinstance(text, bytes):
+            try:
+                text = text.decode("utf-8-sig")
+            except UnicodeDecodeError as err:
+                raise CalibrationError(f"not UTF-8 text (byte {text[err.start]:#04x} at offset {err.start}): "
+                                       "a calibration is the JSON `pipgammon calibrate` writes") from err
         try:
             data = json.loads(text)
-        except json.JSONDecodeError as err:
+        except ValueError as err:  # JSONDecodeError, and a whole number of over 4,300 digits
             raise CalibrationError(f"not JSON: {err}") from err
+        except RecursionError as err:
+            raise CalibrationError("not a pipgammon calibration: JSON nested too deeply to read") from err
         if not isinstance(data, dict) or "version" not in data:
             raise CalibrationError("not a pipgammon calibration (no \"version\" key): make one with "
                                    "`pipgammon calibrate START_IMAGE -o FILE`")
-        if data["version"] != VERSION:
-            raise CalibrationError(f"calibration version {data['version']!r}, this pipgammon reads version "
+        version = data["version"]
+        if not _is_int(version):
+            raise _malformed("version", f"a whole number (this pipgammon reads version {VERSION})", version)
+        if version != VERSION:
+            raise CalibrationError(f"calibration version {version!r}, this pipgammon reads version "
                                    f"{VERSION}: calibrate again with `pipgammon calibrate`")
-        try:
-            corners = np.array(data["corners"], np.float64)
-            width, height = (int(v) for v in data["frame_size"])
-            png = np.frombuffer(base64.b64decode(data["view_png"], validate=True), np.uint8)
-            # Files written before fittings were kept have none.
-            fittings = np.array(data.get("fittings", []), np.float64).reshape(-1, 2)
-            # Files written before checkers were measured were read at the canonical board's.
-            checker = float(data.get("checker", GEOMETRY.checker))
-        except (KeyError, TypeError, ValueError) as err:
-            raise CalibrationError(f"calibration field missing or malformed: {err}") from err
-        if corners.shape != (4, 2) or not np.isfinite(corners).all():
-            raise CalibrationError("'corners' must be four [x, y] pairs")
-        if not np.isfinite(fittings).all():
-            raise CalibrationError("'fittings' must be [x, y] pairs of numbers")
+        corners = _pairs(data, "corners", CORNERS_WANTED, 4)
+        width, height = _frame_size(data)
+        # Files written before fittings were kept have none.
+        fittings = _pairs(data, "fittings", FITTINGS_WANTED) if "fittings" in data else np.zeros((0, 2))
+        if ((fittings < -MARGIN) | (fittings > np.array([_WIDE, _HIGH]))).any():
+            raise _malformed("fittings", FITTINGS_WANTED, data["fittings"])
+        # Files written before checkers were measured were read at the canonical board's.
+        checker = GEOMETRY.checker
+        if "checker" in data:
+            measured = _number(data["checker"])
+            if measured is None:
+                raise _malformed("checker", "a number (a checker's diameter, canonical px)", data["checker"])
+            checker = measured
         low, high = (share * GEOMETRY.checker for share in CHECKER_SHARES)
         if not low <= checker <= high:
             raise CalibrationError(f"'checker' must be a checker's diameter from {low:.1f} to {high:.1f} "
                                    f"canonical px, not {checker!r}")
-        view = cv2.imdecode(png, cv2.IMREAD_COLOR)
-        if view is None or (view.shape[1], view.shape[0]) != view_size():
-            raise CalibrationError("'view_png' is not a calibration view image")
-        return cls.from_view(corners, (width, height), np.asarray(view, np.uint8),
+        view = _decoded_view(_view_png(data))
+        check_outline(corners, (width, height))
+        return cls.from_view(corners, (width, height), view,
                              tuple((float(x), float(y)) for x, y in fittings), checker)
+
+
+#: The largest frame side a calibration may give (px): far beyond any camera's.
+MAX_SIDE = 1 << 16
+#: How far a calibration's corner may lie outside its frame, as a share of the frame's larger
+#: side.  A corner fitted to a board whose edge the frame cuts may lie a little beyond it (a user's
+#: `--corners` may lie 1 % beyond: `pipgammon.vision_cli.OUTSIDE`); 5 % is most of a checker's
+#: width when the board fills the frame (a checker is 7 % of the board's length), so the start's
+#: checker by that corner was cut off.
+OUTSIDE = 0.05
+#: The least share of its frame the playing area may cover: the 14 real photos' boards cover
+#: 40 to 66 %, and at 1 % a die would be a few pixels across.
+LEAST_AREA = 0.01
+CORNER_NAMES = ("TL", "TR", "BR", "BL")
+CORNERS_WANTED = "four [x, y] pairs of finite numbers (camera px of TL, TR, BR, BL)"
+_WIDE, _HIGH = GEOMETRY.size[0] + MARGIN, GEOMETRY.size[1] + MARGIN
+FITTINGS_WANTED = (f"a list of [x, y] pairs of finite numbers on the board (canonical px, {-MARGIN:g} to "
+                   f"{_WIDE:g} across and {-MARGIN:g} to {_HIGH:g} down)")
+FRAME_SIZE_WANTED = f"[width, height] in whole pixels, each from {MIN_SIDE} to {MAX_SIDE}"
+
+
+def _shown(value: object) -> str:
+    """A field's value as JSON, cut short: what the file says, for the message."""
+    try:
+        text = json.dumps(value, allow_nan=True)
+    except (ValueError, RecursionError):
+        text = type(value).__name__
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _malformed(key: str, wanted: str, value: object) -> CalibrationError:
+    return CalibrationError(f"calibration field {key!r} malformed: want {wanted}, not {_shown(value)}")
+
+
+def _is_int(value: object) -> bool:
+    """A JSON whole number (``true`` is none, nor is ``2.0``)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _number(value: object) -> float | None:
+    """A JSON number as a float (a whole number too large for one is infinite), else None."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
+
+
+def _pairs(data: dict[str, object], key: str, wanted: str, count: int | None = None) -> FloatArray:
+    """``data[key]``: a list of ``count`` (any number if None) [x, y] pairs of finite numbers."""
+    if key not in data:
+        raise CalibrationError(f"calibration field {key!r} missing: want {wanted}")
+    value = data[key]
+    if isinstance(value, list) and (count is None or len(value) == count):
+        pairs = [[_number(v) for v in pair] if isinstance(pair, list) and len(pair) == 2 else [None]
+                 for pair in value]
+        if all(v is not None and math.isfinite(v) for pair in pairs for v in pair):
+            return np.array(pairs, np.float64).reshape(-1, 2)
+    raise _malformed(key, wanted, value)
+
+
+def _frame_size(data: dict[str, object]) -> tuple[int, int]:
+    if "frame_size" not in data:
+        raise CalibrationError(f"calibration field 'frame_size' missing: want {FRAME_SIZE_WANTED}")
+    value = data["frame_size"]
+    if not (isinstance(value, list) and len(value) == 2 and all(_is_int(v) for v in value)):
+        raise _malformed("frame_size", FRAME_SIZE_WANTED, value)
+    return int(value[0]), int(value[1])
+
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def _view_png(data: dict[str, object]) -> bytes:
+    """The calibration view's PNG bytes, checked to be a PNG of the view's size before it is decoded."""
+    wanted = "the calibration view, a {}x{} PNG in base64".format(*view_size())
+    if "view_png" not in data:
+        raise CalibrationError(f"calibration field 'view_png' missing: want {wanted}")
+    value = data["view_png"]
+    if not isinstance(value, str):
+        raise _malformed("view_png", wanted, value)
+    try:
+        png = base64.b64decode(value, validate=True)
+    except ValueError as err:  # binascii.Error, and non-ASCII text
+        raise CalibrationError(f"calibration field 'view_png' malformed: want {wanted}, not base64 "
+                               f"({err})") from err
+    # The header gives the size: a huge image is refused before it takes the memory to decode it.
+    if png[:8] != PNG_SIGNATURE or png[12:16] != b"IHDR" or (
+            int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")) != view_size():
+        raise CalibrationError(f"'view_png' is not a calibration view image: want {wanted}")
+    return png
+
+
+def _decoded_view(png: bytes) -> Image:
+    view = decode_quietly(png, cv2.IMREAD_COLOR)
+    if view is None or (view.shape[1], view.shape[0]) != view_size():
+        raise CalibrationError("'view_png' is not a calibration view image: its PNG data is corrupt")
+    return np.asarray(view, np.uint8)
+
+
+def check_outline(corners: FloatArray, frame_size: tuple[int, int]) -> None:
+    """Raise :class:`CalibrationError` unless ``corners`` (TL, TR, BR, BL) go round a convex area
+    of at least `LEAST_AREA` of a ``frame_size`` frame, with no corner far outside it (`OUTSIDE`).
+
+    `calibrate` checks the corners it found so too, and never writes a file `Calibration.from_json`
+    refuses.  Before files were checked, four corners on one spot divided by zero when dice were
+    looked for, and a corner far outside the frame read every frame as `no-board`, saying nothing
+    of why."""
+    width, height = frame_size
+    if not (_is_int(width) and _is_int(height) and min(width, height) >= MIN_SIDE
+            and max(width, height) <= MAX_SIDE):
+        raise CalibrationError(f"'frame_size' {_shown([width, height])}: want {FRAME_SIZE_WANTED}")
+    slack = OUTSIDE * max(width, height)
+    for name, (x, y) in zip(CORNER_NAMES, corners, strict=True):
+        if not (-slack <= x <= width - 1 + slack and -slack <= y <= height - 1 + slack):
+            raise CalibrationError(f"the {name} corner in 'corners' ({x:g}, {y:g}) lies outside the "
+                                   f"{width}x{height} frame: the whole board must be in view")
+    sides = np.roll(corners, -1, axis=0) - corners
+    turns = sides[:, 0] * np.roll(sides[:, 1], -1) - sides[:, 1] * np.roll(sides[:, 0], -1)
+    area = 0.5 * abs(float((corners[:, 0] * np.roll(corners[:, 1], -1)
+                            - np.roll(corners[:, 0], -1) * corners[:, 1]).sum()))
+    if not ((turns > 0).all() or (turns < 0).all()):
+        raise CalibrationError(f"'corners' {_shown(corners.tolist())} do not go round a convex area in "
+                               "order (TL, TR, BR, BL)")
+    if area < LEAST_AREA * width * height:
+        share = 100 * area / (width * height)
+        raise CalibrationError(f"'corners' enclose {area:.0f} px², {share:.2g} % of the {width}x{height} "
+                               f"frame; a board covers at least {LEAST_AREA:.0%}")
 
 
 def calibrate(frame: Image, corners: FloatArray, model: SlotModel | None = None) -> Calibration:
@@ -232,6 +375,8 @@ def calibrate(frame: Image, corners: FloatArray, model: SlotModel | None = None)
         raise CalibrationError("not the starting position: " + "; ".join(
             f"{place_name(i)} shows {SHOWS[seen[i]]}, the start has {SHOWS[START_LABELS[i]]}"
             for i in wrong[:6]))
+    # A file `Calibration.from_json` would refuse is never written.
+    check_outline(chosen, (width, height))
     return Calibration.from_view(chosen, (width, height), view, fittings(frame, chosen, view), layout.checker)
 
 

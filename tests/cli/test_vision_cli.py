@@ -172,6 +172,33 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str,
     assert message in err and err.count("\n") == 1
 
 
+@pytest.mark.parametrize("corners, message", [
+    ("nan,0,100,0,100,100,0,100", "--corners: TLx is nan: every corner must be a finite number of pixels"),
+    ("0,0,100,-inf,100,100,0,1e999", "--corners: TRy is -inf, BLy is 1e999: every corner must be a finite"),
+])
+def test_corners_that_are_no_finite_numbers_are_named(corners: str, message: str,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["read", "--corners", corners, "x.jpg"], io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("content, message", [
+    (b'{"version": 2, "x": "\xe9"}', "not UTF-8 text (byte 0xe9 at offset 21)"),
+    (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+    (b'{"version": 2, "corners": [[0, 0], [1, 0], [1, 1], [0, 1]], "frame_size": [Infinity, 1520]}',
+     "'frame_size' malformed"),
+])
+@pytest.mark.parametrize("command", ["read", "camera-check"])
+def test_a_bad_calibration_file_is_one_line(command: str, content: bytes, message: str, tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "c.json"
+    bad.write_bytes(content)
+    assert main([command, "--calibration", str(bad), "x.jpg"], io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"pipgammon: {bad}: ") and message in err and err.count("\n") == 1
+
+
 def test_a_frame_that_is_not_the_start_is_refused(board: tuple[Path, Path, list[float]], tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     _, scene, _ = board

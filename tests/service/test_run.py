@@ -465,3 +465,21 @@ def test_pipgammon_run_says_what_is_wrong_in_one_line(tmp_path: Path,
     assert main(["run", "--config", str(config), "--no-web", "--until-end"]) == 1
     err = capsys.readouterr().err
     assert err == f"pipgammon: camera: {tmp_path / 'no-frames'}: not a folder of frames\n"
+
+
+@pytest.mark.parametrize("content, message", [
+    (b'{"version": 2, "corners": [[0, 0], [1, 0], [1, 1], [0, 1]], "frame_size": [Infinity, 1520]}',
+     "'frame_size' malformed"),
+    (b'{"version": 2, "x": "\xe9"}', "not UTF-8 text"),
+])
+def test_pipgammon_run_names_what_is_wrong_in_the_calibration(content: bytes, message: str, tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    from pipgammon.cli import main
+
+    broken = tmp_path / "calibration.json"
+    broken.write_bytes(content)
+    config = tmp_path / "config.toml"
+    config.write_text(f'[calibration]\npath = "{broken}"\n[storage]\njournal-dir = "{tmp_path}"\n')
+    assert main(["run", "--config", str(config), "--no-web"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"pipgammon: {broken}: ") and message in err and err.count("\n") == 1

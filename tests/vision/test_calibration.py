@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import json
+import math
 import random
 from collections.abc import Callable
 
+import cv2
 import numpy as np
 import pytest
 
 from engine.position import Position
 from tests.vision.conftest import Setup, a_mount, with_hand
 from vision import synthetic
-from vision.calibration import Calibration, CalibrationError, calibrate
+from vision.calibration import Calibration, CalibrationError, calibrate, check_outline
 from vision.outline import OutlineError, find_corners
-from vision.view import GEOMETRY
+from vision.view import GEOMETRY, view_size
 
 
 @pytest.mark.parametrize("mirror", [False, True], ids=["home-right", "home-left"])
@@ -134,3 +137,66 @@ def test_a_checker_on_a_bare_place_is_named(seed: int, stray: int) -> None:
     frame, truth = synthetic.render(moved, rng, style=synthetic.Style.random(rng, hand=False))
     with pytest.raises(CalibrationError, match=f"point {stray} slot 1 shows a black checker"):
         calibrate(frame, truth.corners)
+
+
+def _file(**changes: object) -> str:
+    """A calibration file of a 2028x1520 frame whose fields are good but for ``changes``; its view
+    is blank, which is refused only after every field is checked."""
+    view = np.zeros((*view_size()[::-1], 3), np.uint8)
+    data = {"version": 2, "corners": [[1707.9, 1397.7], [1507.0, 218.3], [586.5, 452.9], [757.5, 1460.2]],
+            "frame_size": [2028, 1520], "view_png": base64.b64encode(cv2.imencode(".png", view)[1]).decode(),
+            "fittings": [], "checker": 92.0}
+    data.update(changes)
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize("text, reason", [
+    (_file(frame_size=[math.inf, 1520]), r"'frame_size' malformed: want \[width, height\] in whole pixels, "
+                                         r"each from 240 to 65536, not \[Infinity, 1520\]"),
+    (_file(frame_size=[True, True]), r"'frame_size' malformed: .* not \[true, true\]"),
+    (_file(frame_size=[1e30, 1520]), r"'frame_size' malformed: .* not \[1e\+30, 1520\]"),
+    (_file(frame_size=[2028.9, 1520.2]), r"'frame_size' malformed: .* not \[2028.9, 1520.2\]"),
+    (_file(frame_size=[-5, 0]), r"'frame_size' \[-5, 0\]: want \[width, height\] in whole pixels"),
+    (_file(frame_size=[10**30, 1520]), r"'frame_size' \[1000000000000000000000000000000, 1520\]: want"),
+    (_file(checker="92"), r"'checker' malformed: want a number \(a checker's diameter, canonical px\), "
+                          r"not \"92\""),
+    (_file(checker=True), r"'checker' malformed: .* not true"),
+    (_file(corners=[["1707.9", "1397.7"], ["1507", "218"], ["586", "452"], ["757", "1460"]]),
+     r"'corners' malformed: want four \[x, y\] pairs of finite numbers"),
+    (_file(corners=[[10**400, 0], [1, 0], [1, 1], [0, 1]]), r"'corners' malformed"),
+    (_file(version=2.0),
+     r"'version' malformed: want a whole number \(this pipgammon reads version 2\), not 2.0"),
+    (_file(version=True), r"'version' malformed: .* not true"),
+    (_file(fittings=[[math.inf, 0]]), r"'fittings' malformed: want a list of \[x, y\] pairs"),
+    (_file(fittings=[[1e300, 0]]), r"'fittings' malformed: .* on the board"),
+    (_file(view_png=5), r"'view_png' malformed: want the calibration view, a 690x550 PNG in base64, not 5"),
+    (_file(view_png=base64.b64encode(b"\x89PNG\r\n\x1a\n").decode()), "'view_png' is not a calibration view"),
+    # The fields are all well formed, but the corners cannot be a board's in this frame.
+    (_file(corners=[[0, 0]] * 4), r"'corners' .* do not go round a convex area in order \(TL, TR, BR, BL\)"),
+    (_file(corners=[[1707.9, 1397.7], [586.5, 452.9], [1507.0, 218.3], [757.5, 1460.2]]), "convex"),
+    (_file(corners=[[99999, 99999], [1507.0, 218.3], [586.5, 452.9], [757.5, 1460.2]]),
+     r"the TL corner in 'corners' \(99999, 99999\) lies outside the 2028x1520 frame"),
+    (_file(corners=[[100, 100], [110, 100], [110, 110], [100, 110]]),
+     r"'corners' enclose 100 px², 0.0032 % of the 2028x1520 frame; a board covers at least 1%"),
+    ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    ('{"version": ' + "1" * 5000 + "}", "not JSON"),
+    (b'{"version":2,"x":"\xe9"}', r"not UTF-8 text \(byte 0xe9 at offset 18\)"),
+])
+def test_a_bad_field_is_named_with_what_it_should_hold(text: str | bytes, reason: str) -> None:
+    with pytest.raises(CalibrationError, match=reason):
+        Calibration.from_json(text)
+
+
+def test_a_calibration_file_read_as_bytes_is_the_same(setup_factory: Callable[..., Setup]) -> None:
+    calibration = setup_factory(11).calibration
+    again = Calibration.from_json(b"\xef\xbb\xbf" + calibration.to_json().encode())  # a byte-order mark too
+    assert again.frame_size == calibration.frame_size
+    assert np.allclose(again.corners, calibration.corners, atol=0.01)
+
+
+def test_corners_are_checked_as_a_file_would_be() -> None:
+    """`calibrate` refuses what `Calibration.from_json` would, and takes a board that fills its frame."""
+    check_outline(np.array([[0.0, 0], [2027, 0], [2027, 1519], [0, 1519]]), (2028, 1520))
+    check_outline(np.array([[-100.0, 0], [2127, 0], [2027, 1519], [0, 1519]]), (2028, 1520))  # within 5 %
+    with pytest.raises(CalibrationError, match="the TR corner"):
+        check_outline(np.array([[0.0, 0], [2200, 0], [2027, 1519], [0, 1519]]), (2028, 1520))
