@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from engine.position import Position
-from vision.discs import find_discs
+from vision.discs import edge_share, find_discs
 from vision.geometry import BoardGeometry, FloatArray
 from vision.view import Image
 
@@ -40,6 +40,13 @@ MOST_ROWS = 14
 #: 4,200,000 on; the circle finder's thresholds grow with the radius), and took a median 0.9 to
 #: 1.8 s against 0.4 s shrunk, where it found all 70.
 SEARCH_SHORT = 960
+#: A frame with more of its pixels on an edge than this, in a colour channel as the circle finder
+#: sees it (`vision.discs.edge_share`), is refused before the circle finder runs: it is noise or a
+#: pattern no board's checkers can be picked out of.  The circle finder and the search grow with the
+#: edges: a 2028x1520 frame of random noise (20 % edges) took 185 s to be refused.  The real
+#: photos' frames are 3 to 6 % edges (1280x720 tournament streams), 200 phone photos of dice under
+#: 3 %, 310 rendered start frames under 2.5 %.
+MOST_EDGES = 0.1
 
 
 class OutlineError(ValueError):
@@ -135,6 +142,11 @@ def find_corners(frame: Image) -> FloatArray:
     if shrink < 1.0:
         small = np.asarray(cv2.resize(frame, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA),
                            np.uint8)
+    edges = edge_share(small)
+    if edges > MOST_EDGES:
+        raise OutlineError(f"no board found: {edges:.0%} of the frame is edges, as in noise or a busy "
+                           f"pattern (a board's frame has under {MOST_EDGES:.0%}): too many to pick checkers "
+                           "out of; give the corners with --corners")
     height, width = small.shape[:2]
     short = min(width, height)
     circles = find_discs(small, 0.012 * short, 0.05 * short)

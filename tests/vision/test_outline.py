@@ -12,7 +12,7 @@ import pytest
 from engine.position import Position
 from vision import outline, synthetic
 from vision.calibration import calibrate
-from vision.discs import find_discs
+from vision.discs import edge_share, find_discs
 
 SIZE = (1280, 960)
 
@@ -126,3 +126,21 @@ def test_a_fit_that_cannot_improve_keeps_the_corners() -> None:
     flat = np.full((960, 1280, 3), 120, np.uint8)
     corners = np.array([[200, 150], [1100, 160], [1080, 820], [210, 800]], np.float64)
     assert np.allclose(outline.fit_to_triangles(flat, corners), corners)
+
+
+def test_a_frame_of_noise_is_refused_before_the_circle_finder_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Random noise is a fifth edges: the circle finder sees circles everywhere, and the search
+    took minutes over it (185 s at 2028x1520) before the calibration refused it."""
+    noise = np.random.default_rng(7).integers(0, 256, (1520, 2028, 3), np.uint8)
+    monkeypatch.setattr(outline, "find_discs", lambda *_: pytest.fail("the circle finder ran"))
+    with pytest.raises(outline.OutlineError, match=r"no board found: 20% of the frame is edges, as in noise "
+                                                   r"or a busy pattern \(a board's frame has under 10%\)"):
+        outline.find_corners(noise)
+
+
+@pytest.mark.parametrize("seed", [*BUSY, *OFF_CORNERS])
+def test_start_frames_have_far_fewer_edges_than_noise(seed: int) -> None:
+    """The rendered start frames, busy tables and glare included, are 1 to 2.5 % edges (the real
+    photos up to 6 %): far under `MOST_EDGES`."""
+    frame, _ = _start_frame(seed)
+    assert edge_share(frame) < outline.MOST_EDGES / 3
