@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from engine.position import Position
+from engine.wording import plural
 from vision.discs import edge_share, find_discs
 from vision.geometry import BoardGeometry, FloatArray
 from vision.view import Image
@@ -151,8 +152,8 @@ def find_corners(frame: Image) -> FloatArray:
     short = min(width, height)
     circles = find_discs(small, 0.012 * short, 0.05 * short)
     if len(circles) < 20:
-        raise OutlineError(f"no board found: only {len(circles)} round shapes in the frame, the starting "
-                           "position has 30 checkers")
+        raise OutlineError(f"no board found: only {plural(len(circles), 'round shape')} in the frame, the "
+                           "starting position has 30 checkers")
     best: Found | None = None
     fives = 0
     for radius in _likely_radii(circles[:, 2]):
@@ -164,9 +165,9 @@ def find_corners(frame: Image) -> FloatArray:
             break
     if best is None or best[0] < ENOUGH:
         found_checkers = 0 if best is None else best[0]
-        raise OutlineError(f"no board in the starting position found: {fives} rows of five touching "
-                           f"checkers and at best {found_checkers} of the 30 start checkers where they "
-                           "belong; give the corners with --corners")
+        raise OutlineError(f"no board in the starting position found: {plural(fives, 'row')} of five "
+                           f"touching checkers and at best {found_checkers} of the 30 start checkers where "
+                           "they belong; give the corners with --corners")
     matrix = np.diag([1 / shrink, 1 / shrink, 1.0]) @ _refine(small, best[1], best[2])
     corners = cv2.perspectiveTransform(GEOMETRY.corners().reshape(-1, 1, 2), matrix).reshape(4, 2)
     return np.asarray(corners, np.float64)
