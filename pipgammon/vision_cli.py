@@ -131,21 +131,6 @@ def cmd_read(args: argparse.Namespace, out: IO[str]) -> int:
     return 0
 
 
-def _too_small_for_dice(name: str) -> str | None:
-    """Why ``name`` is too small to find dice in, if that is why `vision.images.load` refused it:
-    its message speaks of reading a board, which `dice` does not do."""
-    import cv2
-
-    from vision.images import MIN_SIDE
-
-    frame = cv2.imread(name, cv2.IMREAD_COLOR)
-    if frame is None or min(frame.shape[:2]) >= MIN_SIDE:
-        return None
-    height, width = frame.shape[:2]
-    return (f"{name}: {width}x{height} is too small to find dice in (want at least {MIN_SIDE} px on the "
-            "short side: a photo of the table, not a crop round one die)")
-
-
 def cmd_dice(args: argparse.Namespace, out: IO[str]) -> int:
     from vision.dice import timed_find_dice
     from vision.images import ImageError, load
@@ -154,7 +139,7 @@ def cmd_dice(args: argparse.Namespace, out: IO[str]) -> int:
         try:
             frame = load(Path(name))
         except ImageError as err:
-            raise VisionUsageError(_too_small_for_dice(name) or str(err)) from err
+            raise VisionUsageError(str(err)) from err
         dice, ms = timed_find_dice(frame)
         if args.json:
             entry = {"image": name, "dice": [die.to_json() for die in dice], "ms": round(ms, 2)}

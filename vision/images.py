@@ -67,8 +67,9 @@ def decode(data: bytes, name: str = "image") -> Image:
         raise ImageError(f"{name}: not an image OpenCV can decode (corrupt, or an unsupported format)")
     height, width = frame.shape[:2]
     if min(width, height) < MIN_SIDE:
-        raise ImageError(f"{name}: {width}x{height} is too small to read a board (want at least "
-                         f"{MIN_SIDE} px on the short side)")
+        # Worded for every command that loads a picture: `read` wants a board, `dice` only dice.
+        raise ImageError(f"{name}: {width}x{height} is too small to read (want at least {MIN_SIDE} px on "
+                         "the short side: a photo of the table, not a crop round a die or a point)")
     image: Image = np.asarray(frame, np.uint8)
     return image
 

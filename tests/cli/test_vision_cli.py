@@ -237,8 +237,8 @@ def test_dice_on_an_image_too_small_says_so_without_a_board(capsys: pytest.Captu
     crop = Path(__file__).resolve().parents[1] / "vision" / "data" / "dice" / "flat-3-on-a-pale-point.png"
     assert run(["dice", str(crop)])[0] == 2
     assert capsys.readouterr().err == (
-        f"pipgammon: {crop}: 106x106 is too small to find dice in (want at least 240 px on the short side: "
-        "a photo of the table, not a crop round one die)\n")
+        f"pipgammon: {crop}: 106x106 is too small to read (want at least 240 px on the short side: "
+        "a photo of the table, not a crop round a die or a point)\n")
 
 
 def test_camera_check_reports_each_check(board: tuple[Path, Path, list[float]], tmp_path: Path,
