@@ -24,6 +24,9 @@ from hardware.pins import DEFAULT_PIN_MAP, Backend, PinMap, load_pin_map
 from pipgammon.arguments import seconds
 from pipgammon.plans import read_plan
 
+#: How long `--test` lights each lamp unless told.
+SECONDS_PER_LAMP = 0.5
+
 
 class LightsUsageError(ValueError):
     """Bad input to ``pipgammon lights``, or hardware that is not there; printed as is."""
@@ -85,7 +88,7 @@ def _run_test(args: argparse.Namespace, backend: Backend, pins: PinMap, out: IO[
             lights.show(LightPlan.dark().with_lamps({lamp: Light.steady(WHITE)}))
             out.write(f"lamp {number:>2}/{len(lamps)}: {lamp:<10} {where}\n")
             out.flush()
-            time.sleep(args.seconds_per_lamp)
+            time.sleep(SECONDS_PER_LAMP if args.seconds_per_lamp is None else args.seconds_per_lamp)
         lights.show(LightPlan.dark())
         if backend is Backend.SIM:
             return
@@ -126,7 +129,7 @@ def _run_show(args: argparse.Namespace, backend: Backend, pins: PinMap, out: IO[
         out.write(render_text(plan) + "\n")
         if args.png is not None:
             # Encoded here and written by Python, so a failed write says why (cv2.imwrite only says no).
-            _, png = cv2.imencode(".png", render_image(plan, args.at))
+            _, png = cv2.imencode(".png", render_image(plan, args.at or 0.0))
             try:
                 Path(args.png).write_bytes(png.tobytes())
             except OSError as err:
@@ -144,6 +147,12 @@ def cmd_lights(args: argparse.Namespace, out: IO[str]) -> int:
 
     if args.test and args.png is not None:
         raise LightsUsageError("lights: --png draws the plan of --show; --test has no picture to draw")
+    # An option the mode does not use would be ignored, and the user left thinking it acted.
+    if args.show is not None and args.seconds_per_lamp is not None:
+        raise LightsUsageError("lights: --seconds-per-lamp paces --test; --show keeps its plan lit "
+                               "for --duration")
+    if args.at is not None and args.png is None:
+        raise LightsUsageError("lights: --at is the moment --png draws; give --png OUT.png with it")
     try:
         # gpiozero warns once per pin library it fails to load; the error below says it all.
         warnings.simplefilter("ignore", PinFactoryFallback)
@@ -174,12 +183,13 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                         help="default: the pin map's backend (595)")
     lights.add_argument("--pins", metavar="FILE.toml",
                         help="a [hardware] pin map (default: the Pi 4/5 defaults)")
-    lights.add_argument("--seconds-per-lamp", type=seconds, default=0.5)
+    lights.add_argument("--seconds-per-lamp", type=seconds, metavar="S",
+                        help=f"--test: seconds each lamp is lit (default {SECONDS_PER_LAMP})")
     lights.add_argument("--duration", type=seconds, default=30.0, metavar="S",
                         help="--test: seconds to listen for buttons (0: none); "
                         "--show: seconds to keep it lit")
     lights.add_argument("--png", type=_png_path, metavar="OUT.png",
                         help="--show --backend sim: also draw the board")
-    lights.add_argument("--at", type=seconds, default=0.0, metavar="S",
-                        help="--png: draw the lamps S seconds after the plan was shown")
+    lights.add_argument("--at", type=seconds, metavar="S",
+                        help="--png: draw the lamps S seconds after the plan was shown (default 0)")
     lights.set_defaults(run=cmd_lights)

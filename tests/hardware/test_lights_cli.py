@@ -104,6 +104,10 @@ def test_show_prints_the_board_and_draws_it(tmp_path: Path) -> None:
         (["--show", "{plan}", "--backend", "595", "--png", "x.png"], "--png draws the simulated board"),
         (["--test", "--backend", "sim", "--png", "x.png"],
          "lights: --png draws the plan of --show; --test has no picture to draw"),
+        (["--show", "{plan}", "--backend", "sim", "--seconds-per-lamp", "1"],
+         "--seconds-per-lamp paces --test"),
+        (["--show", "{plan}", "--backend", "sim", "--at", "1"], "--at is the moment --png draws"),
+        (["--test", "--backend", "sim", "--at", "1"], "--at is the moment --png draws"),
         (["--show", "{bad}", "--backend", "sim"],
          "bad.json: not a light plan (lamp 'point-1': {'pattern': 'flash', 'colour': '#ffffff'} is not a "
          "pattern (off, steady, blink, pulse) and a colour ('#rrggbb'))"),
