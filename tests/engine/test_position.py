@@ -51,16 +51,6 @@ def test_text_form_round_trips() -> None:
         ("X 1:1 | B 2:1", "start with W or B"),
         ("W 1:15 off:3 | B 24:15", "off:3 does not make 15"),
         ("W 1:15 | W 2:15", "given twice"),
-    ],
-)
-def test_bad_position_text_names_the_problem(text: str, message: str) -> None:
-    with pytest.raises(PositionError, match=message):
-        Position.from_text(text)
-
-
-@pytest.mark.parametrize(
-    ("text", "message"),
-    [
         # A repeat was added for a point but replaced the first for the bar: refuse both.
         ("W 1:2 1:3 | B 24:2", r"white names point 1 twice \('1:2' and '1:3'\)"),
         ("W 1:2 01:3 | B 24:2", r"white names point 1 twice \('1:2' and '01:3'\)"),
@@ -95,7 +85,7 @@ def test_bad_position_text_names_the_problem(text: str, message: str) -> None:
         ("W 1:2 | B 24:2 tower:30", "tower:30 needs black checkers"),
     ],
 )
-def test_position_text_refusals_name_the_token(text: str, message: str) -> None:
+def test_bad_position_text_names_the_problem(text: str, message: str) -> None:
     with pytest.raises(PositionError, match=message):
         Position.from_text(text)
 
