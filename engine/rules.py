@@ -90,6 +90,13 @@ class Rules:
     def opposite_directions(self) -> bool:
         return self.white_track is None and self.white_ascending != self.black_ascending
 
+    @property
+    def homes_apart(self) -> bool:
+        """Whether the two sides' home boards (their last six points) are different points, so a
+        loser's checker can be left in the winner's home: a backgammon.  On a shared track both
+        homes are the same points."""
+        return set(self.track(Player.WHITE)[:6]) != set(self.track(Player.BLACK)[:6])
+
 
 STANDARD_RULES = Rules()
 

@@ -151,7 +151,9 @@ class Variant:
     def result_kind(self, position: Position, winner: Player) -> ResultKind:
         """Single, gammon or backgammon, with the winner's home board on this variant's track."""
         # On a shared track both homes are the same points: only the bar or the pool is "behind".
-        home = self.rules.track(winner)[:6] if self.rules.opposite_directions else ()
+        # (Ludus travels half a board each way with its own tracks: its homes are apart, and a
+        # backgammon there once scored as a gammon.)
+        home = self.rules.track(winner)[:6] if self.rules.homes_apart else ()
         return result_kind(position, winner, home)
 
     def describe(self) -> dict[str, str | bool]:

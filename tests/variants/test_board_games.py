@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine.dice import Roll
 from engine.game import Phase
 from engine.position import Position
+from engine.result import ResultKind
 from engine.turn import Ask
 from engine.variants import find_variant
 from engine.variants.catch_me import corner_ahead
@@ -275,3 +276,13 @@ def test_the_board_games_end_as_their_texts_say() -> None:
     assert g.is_over and g.phase is Phase.OVER
     assert board("doublets", find_variant("doublets").start_position().to_text()).validate(12)
 
+
+
+def test_ludus_a_checker_left_in_the_winners_home_is_a_backgammon() -> None:
+    """Scoring is classic backgammon's: "Sollte der seltene Fall eintreten, dass noch ein
+    gegnerischer Stein im Heimfeld des Gewinners oder auf der Bar liegt, zählt der Sieg 3 Punkte."
+    Ludus' own half-board tracks once hid the two homes, and this scored as a gammon."""
+    end = rolled("ludus-lumbadorum", "W 19:1 off:14 | B 20:2 3:1 2:1 1:1 6:10", W, "6-1").play(W, "1/off")
+    assert end.result is not None and end.result.kind is ResultKind.BACKGAMMON and end.result.points == 3
+    gammon = rolled("ludus-lumbadorum", "W 19:1 off:14 | B 3:3 2:1 1:1 6:10", W, "6-1").play(W, "1/off")
+    assert gammon.result is not None and gammon.result.kind is ResultKind.GAMMON
