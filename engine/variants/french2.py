@@ -119,6 +119,15 @@ class French2(Variant):
     def moves_for(self, stage: Stage) -> Moves:
         return French2Moves(stage, self.rules)
 
+    def pips(self, position: Position, player: Player) -> int:
+        """What ``player`` still has to travel along their own row of twelve to the home point
+        (a checker still to enter or captured: the whole row).  Measured along the whole board, as
+        the shared track runs, Black's home point 12 was 13 pips from its end, and a game blocked
+        for good with both sides alike went to White (a rules review's 38-62)."""
+        home = 24 if player is Player.WHITE else 12
+        on_row = sum(position.count(player, point) * (home - point) for point in range(home - HOME + 1, home))
+        return on_row + HOME * (position.bar[player] + position.pool[player])
+
     def outcome(self, before: Position, play: Play, cube: int) -> GameResult | None:
         home = 24 if play.player is Player.WHITE else 12
         if play.result.count(play.player, home) == self.checkers:

@@ -222,6 +222,20 @@ def test_french_2_first_to_stack_three_at_home_wins() -> None:
     assert end.is_over and end.result is not None and end.result.winner is B
 
 
+def test_french_2_a_game_blocked_for_good_counts_each_side_along_its_own_row() -> None:
+    """The rulebook is silent on a game nobody can move in any more; pipgammon gives it to the
+    fewer pips, equal pips to the player who moved last (docs/variants.md).  Each side's pips run
+    along its own row of twelve: counted along the whole board, this board, the same for both
+    sides, once went to White whoever moved last."""
+    french = find_variant("french-2")
+    same = board("french-2", "W bar:1 13:1 24:1 | B bar:1 1:1 12:1")
+    assert french.is_dead(same) and french.pips(same, W) == french.pips(same, B) == 23
+    for last in (W, B):
+        end = rolled("french-2", same.to_text(), last, "3-1")
+        over = end.play(last, next(iter(end.legal_plays())))
+        assert over.result is not None and over.result.winner is last
+
+
 # -- Ludus Lumbadorum -----------------------------------------------------------------
 
 
