@@ -511,7 +511,13 @@ class NoHitting(Variant):
 
 
 class OpenRoll(Variant):
-    """Before the mover plays, the opponent rolls the dice for their own next turn."""
+    """Before the mover plays, the opponent rolls the dice for their own next turn.
+
+    No cube: the rulebook lets only the player on turn double, and only before rolling
+    ("Verdoppeln kann nur, wer am Zug ist und bevor er gewürfelt hat"), and here every turn's
+    dice are thrown during the turn before it.  Turned at the start of the turn, as pipgammon
+    once allowed, the cube was doubled by a player who could see their own 6-6 lying there.
+    """
 
     name = "open-roll"
     title = "Offener Wurf"
@@ -524,6 +530,7 @@ class OpenRoll(Variant):
         "berücksichtigen."
     )
     open_roll = True
+    uses_cube = False
 
 
 class Reverse(Variant):

@@ -247,6 +247,15 @@ def test_open_roll_the_opponent_rolls_before_you_move() -> None:
     assert g.roll == Roll(6, 5) and g.asks is Ask.OPPONENT_ROLL
 
 
+def test_open_roll_has_no_cube_as_every_roll_is_thrown_before_its_turn() -> None:
+    """"Verdoppeln kann nur, wer am Zug ist und bevor er gewürfelt hat": here a player's dice lie on
+    the board before their turn begins, so nobody can.  Black, on turn with a 6-6 thrown for it,
+    once doubled knowing it."""
+    g = rolled("open-roll", None, W, "3-1").announce(B, Roll(6, 6)).play(W, "8/5 6/5")
+    assert g.turn is B and g.announced == Roll(6, 6)
+    assert not g.can_double(B) and not g.can_double(W)
+
+
 def test_reverse_the_last_to_bear_off_wins() -> None:
     """"Alle Standardregeln gelten, nur das Spielziel ändert sich: es gewinnt, wer zuletzt seinen
     letzten Stein abträgt." """
