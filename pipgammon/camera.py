@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -61,6 +61,22 @@ class Camera(Protocol):
     def read(self) -> Shot | None: ...
 
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class Recording(Camera, Protocol):
+    """A camera that plays frames recorded before (a folder of stills, a video)."""
+
+    def carry_on_after(self, frame: str) -> None:
+        """Go on from the frame after ``frame`` (a resumed match's last journaled frame) when
+        opened: the table the match was left on, not the recording's start again.  A recording
+        without that frame is played from its start."""
+
+
+def _lap_and_name(frame: str) -> tuple[int, str]:
+    """A recording's frame name (``00012.png``, ``37``, ``lap2/00012.png``) as its lap and name."""
+    lap, _, name = frame.rpartition("/")
+    return (int(lap[3:]) if lap.startswith("lap") and lap[3:].isdigit() else 0), name
 
 
 def live_name() -> str:
@@ -108,6 +124,10 @@ class FolderCamera:
         self._copy = 0  # how many copies of it were given
         self._lap = 0
         self._image: np.ndarray | None = None
+        self._after: str | None = None  # `carry_on_after`, done at the next `open`
+
+    def carry_on_after(self, frame: str) -> None:
+        self._after = frame
 
     def open(self) -> None:
         try:
@@ -116,6 +136,14 @@ class FolderCamera:
             raise CameraLost(str(err)) from err
         if self._frames and [f.name for f in frames] != [f.name for f in self._frames]:
             raise CameraLost(f"{self.folder}: came back with other stills; not the recording it was")
+        if self._after is not None:
+            # Stills without that frame are another recording of the table as it is now, played
+            # from their start as a live camera would show it.
+            lap, name = _lap_and_name(self._after)
+            names = [f.name for f in frames]
+            if name in names:
+                self._at, self._copy, self._lap = names.index(name) + 1, 0, lap
+            self._after = None
         self._frames = frames
         self._image = None  # read the still again from the disk that came back
 
@@ -163,10 +191,19 @@ class VideoCamera:
         self._presses: dict[str, tuple[ButtonEvent, ...]] = {}
         self._index = 0  # the next frame to give
         self._lap = 0
+        self._after: str | None = None  # `carry_on_after`, done at the next `open`
+
+    def carry_on_after(self, frame: str) -> None:
+        self._after = frame
 
     def open(self) -> None:
         import cv2
 
+        if self._after is not None:
+            lap, name = _lap_and_name(self._after)
+            if name.isdigit():  # else a frame of another source: this video is played from its start
+                self._index, self._lap = int(name) + 1, lap
+            self._after = None
         if not self.video.is_file():
             raise CameraLost(f"{self.video}: no such video")
         try:

@@ -131,10 +131,14 @@ class Live:
                 legal=referee.legal_plays if referee.mode is Mode.TEACH else (), log=tuple(self._log),
                 journal=self._snapshot.journal if journal is None else journal)
 
-    def referee_waiting(self, status: str) -> None:
-        """No match in play (before the first, between two): what the players should do."""
+    def referee_waiting(self, status: str, mode: str | None = None, variant: str | None = None,
+                        match_to: int | None = None) -> None:
+        """No match in play (before the first, between two): what the players should do, and
+        what the next match will be (the page showed the built-in defaults until one began)."""
         with self._lock:
-            self._replace(status=status, to_act=None, legal=(), plan=LightPlan.dark())
+            upcoming = {key: value for key, value in (("mode", mode), ("variant", variant),
+                                                       ("match_to", match_to)) if value is not None}
+            self._replace(status=status, to_act=None, legal=(), plan=LightPlan.dark(), **upcoming)
 
     def mode(self, mode: str) -> None:
         """The mode button pressed while no match is in play."""

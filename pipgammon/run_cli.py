@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from engine.wording import plural
-from pipgammon.config import DEFAULT_PATH, Config, LightsBackend, load_config
+from pipgammon.config import DEFAULT_PATH, Config, ConfigError, LightsBackend, load_config
 from pipgammon.service import Service, ServiceError
 
 
@@ -91,8 +91,9 @@ def _start_web(service: Service, config: Config, out: IO[str]) -> Any | None:
     try:
         server.start()
     except WebError as err:
-        service.live.fault("web", str(err))
-        print(f"pipgammon: web dashboard not started: {err}", file=out, flush=True)
+        why = str(err).removeprefix("web: ")  # the fault is shown under "web" already
+        service.live.fault("web", why)
+        print(f"pipgammon: web dashboard not started: {why}", file=out, flush=True)
         return None
     print(f"dashboard: {server.url}", file=out, flush=True)
     return server
@@ -102,6 +103,9 @@ def cmd_run(args: argparse.Namespace, out: IO[str]) -> int:
     from pipgammon.camera import open_camera
 
     config = load_config(Path(args.config))
+    if args.until_end and config.camera.loop:
+        raise ConfigError(f"run: --until-end waits for a recording's end, and {args.config} plays it "
+                            "in a loop (camera.loop = true), which has none")
     service = Service(config, open_camera(config.camera), calibration=_calibration(config), log=out)
     service.exit_at_end = args.until_end
     add_parts(service, config)

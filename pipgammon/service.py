@@ -45,7 +45,7 @@ from engine.position import Position
 from engine.referee import Mode, OpeningChoice, Referee, RefereeConfig
 from engine.scene import Scene
 from engine.variants import find_variant
-from pipgammon.camera import Camera, CameraLost, Shot, live_name
+from pipgammon.camera import Camera, CameraLost, Recording, Shot, live_name
 from pipgammon.config import Config
 from pipgammon.journal import Journal, JournalError, load
 from pipgammon.live import Live
@@ -154,7 +154,8 @@ def capture_calibration(live: Live, path: Path) -> tuple[Any | None, str]:
         partial.write_text(calibration.to_json() + "\n")
         partial.replace(path)  # a crash mid-write must not leave half a calibration
     except OSError as err:
-        return None, f"not calibrated: {path}: cannot save the calibration ({err.strerror})"
+        where = f": {err.filename}" if err.filename and str(err.filename) != str(path) else ""
+        return None, f"not calibrated: {path}: cannot save the calibration ({err.strerror}{where})"
     live.calibrated(calibration)
     width, height = calibration.frame_size
     return calibration, f"calibrated on frame {view.frame} ({width}x{height}); saved {path}"
@@ -278,6 +279,10 @@ class Service:
             self.live.fault("journal", f"{path.name}: cannot be resumed ({err}); kept as it is, and a new "
                                        f"match begins at the next set-up")
             return
+        if isinstance(self.camera, Recording):
+            # A recording played again from its start would show the opening to a referee in
+            # the middle of the match, which then journaled plays nobody made.
+            self.camera.carry_on_after(events[-1].frame)
         self._open_journal(path)
         self._referee = referee
         self.stats.resumed = path.name
@@ -302,6 +307,7 @@ class Service:
         self._open_journal(path)
         self._referee = Referee(self.referee_config)
         self.stats.matches += 1
+        self.live.fault("journal", None)  # a journal kept at start-up is said; a new match moves on
         self.live.new_match(path.name)
         self._record(self._referee.start(frame))
 
@@ -332,10 +338,21 @@ class Service:
         assert self._referee is not None
         # The mode the players chose with the button stays theirs for the next match.
         self.referee_config = replace(self.referee_config, mode=self._referee.mode)
+        match = self._referee.match
         self._export()
         self._close_journal()
         self._referee = None
-        self.live.referee_waiting("Match over: set up the board for the next match")
+        won = ""
+        if match.winner is not None:
+            winner = match.winner
+            won = f"{winner.label.capitalize()} won {match.score[winner]}-{match.score[winner.opponent]}; "
+        self._waiting(f"Match over: {won}set up the board for the next match")
+
+    def _waiting(self, status: str) -> None:
+        """No match in play: ``status``, and the next match as the config and the mode button make it."""
+        config = self.referee_config
+        self.live.referee_waiting(status, mode=config.mode.value, variant=config.variant.name,
+                                  match_to=config.match_to)
 
     def _export(self) -> None:
         """The match so far as .mat (or .txt for variants) beside the others, named as its journal."""
@@ -389,7 +406,7 @@ class Service:
         """Referee until ``stop`` is set (SIGTERM), or a recording ends with `exit_at_end`."""
         self._resume()
         if self._referee is None:
-            self.live.referee_waiting("Set up the board at the starting position to begin a match")
+            self._waiting("Set up the board at the starting position to begin a match")
         self._use_calibration()
         if self._calibration is None:
             self.live.fault("calibration", f"no calibration at {self.config.calibration.path}: capture the "

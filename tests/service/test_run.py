@@ -252,11 +252,21 @@ def test_a_restarted_service_carries_on_the_match_in_its_journal(game: Game, tmp
     first.on_event.append(stop_after_two)
     first.run(stop)
     path, before = _journal(state)
-    # The camera after the restart shows the board as it is now, from the next still on.
+    # A live camera after the restart shows the board as it is now, from the next still on.
     names = sorted(p.name for p in game.frames.glob("*.jpg"))
     later = _resume_frames(game, tmp_path / "later", names[names.index(before[-1].frame) + 1])
     second = _service(game, state, frames=later)
     stats = second.run(threading.Event())
+    assert stats.resumed == path.name and stats.matches == 0
+    again, events = _journal(state)
+    assert again == path and events[:len(before)] == before
+    assert _judged(events) == _judged(game.truth)
+    # The recording itself goes on from the still after the journal's last frame: played from
+    # its start, it once showed the opening to a referee in the middle of the match, which then
+    # journaled plays nobody made.
+    path.write_bytes(b"".join(line + b"\n" for line in path.read_bytes().splitlines()[:len(before)]))
+    third = _service(game, state)
+    stats = third.run(threading.Event())
     assert stats.resumed == path.name and stats.matches == 0
     again, events = _journal(state)
     assert again == path and events[:len(before)] == before
@@ -286,6 +296,18 @@ def test_a_journal_that_cannot_be_resumed_is_kept_and_the_table_refereed_anew(ga
     assert told[0].endswith("kept as it is, and a new match begins at the next set-up")
     (new,) = (p for p in state.glob("match-*.jsonl") if p != path)
     assert _judged(list(load(new).events)) == _judged(game.truth)
+    assert "journal" not in dict(second.live.snapshot().faults)  # said, and cleared by the new match
+
+
+def test_before_a_match_the_page_shows_the_match_the_config_will_begin(game: Game, tmp_path: Path) -> None:
+    # The page showed the built-in play mode, standard game and 1 point until a match began.
+    service = _service(game, tmp_path, extra='[game]\nvariant = "eureka"\nmatch-to = 3\nmode = "teach"\n')
+    stop = threading.Event()
+    stop.set()
+    service.run(stop)
+    snapshot = service.live.snapshot()
+    assert (snapshot.mode, snapshot.variant, snapshot.match_to) == ("teach", "eureka", 3)
+    assert snapshot.status.startswith("Set up the board")
 
 
 def test_the_led_bridge_unplugged_and_plugged_in_again(game: Game, tmp_path: Path) -> None:
@@ -465,6 +487,11 @@ def test_pipgammon_run_says_what_is_wrong_in_one_line(tmp_path: Path,
     assert main(["run", "--config", str(config), "--no-web", "--until-end"]) == 1
     err = capsys.readouterr().err
     assert err == f"pipgammon: camera: {tmp_path / 'no-frames'}: not a folder of frames\n"
+    # A recording played in a loop has no end to wait for: --until-end once ran until SIGTERM.
+    config.write_text(f'[camera]\nsource = "folder:{tmp_path}"\nloop = true\n'
+                      f'[storage]\njournal-dir = "{tmp_path / "state"}"\n')
+    assert main(["run", "--config", str(config), "--no-web", "--until-end"]) == 2
+    assert "plays it in a loop (camera.loop = true), which has none" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("content, message", [

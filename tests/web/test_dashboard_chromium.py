@@ -9,6 +9,7 @@ person to look at, to /tmp/web-shots/.
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -143,7 +144,9 @@ def test_the_dashboard_follows_a_replayed_game(driver: Any, rendered: Rendered, 
         assert not table.is_alive()
         (exported,) = table.service.stats.exported  # the match, exported when it was over
         final = live.snapshot()
-        assert final.status.startswith("Match over")
+        # Who won stays on the page while the board is set up again (it once said only "Match over").
+        assert re.match(r"Match over: (White|Black) won \d+-\d+; set up the board", final.status), \
+            final.status
         wait.until(lambda d: d.find_element(By.ID, "status").text == final.status)
         assert driver.execute_script(LOG_JS) == len(final.log)
         newest = driver.find_element(By.CSS_SELECTOR, "#log li").text
