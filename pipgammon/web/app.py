@@ -51,7 +51,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from pipgammon.board_svg import board_svg
-from pipgammon.live import Live, Snapshot
+from pipgammon.live import CameraView, Live, Snapshot
 from pipgammon.web.pages import calibrate_page, dashboard_page, matches_page
 
 #: How long one wait for a new snapshot lasts: the longest an event stream takes to notice that
@@ -146,6 +146,13 @@ class Guard:
                                  "(the token is in the [web] section of the config)", 401)
 
 
+def camera_title(view: CameraView, calibrated: bool) -> str:
+    """The camera picture's banner: the frame, when, and that it was not read.  An uncalibrated
+    frame is not read at all, and the overlay's next line says why (it once blamed a hand)."""
+    read = "" if view.observation is not None or not calibrated else ": not read (something over the board?)"
+    return f"frame {view.frame} at {time.strftime('%H:%M:%S', time.localtime(view.taken))}{read}"
+
+
 class _Pictures:
     """The camera's picture, drawn once per new frame however many pages ask for it."""
 
@@ -169,9 +176,8 @@ class _Pictures:
             if made is not None and made[0] == key:
                 return made[1]
             if kind == "camera":
-                read = "" if view.observation is not None else ": not read (something over the board?)"
-                title = f"frame {view.frame} at {time.strftime('%H:%M:%S', time.localtime(view.taken))}{read}"
-                picture = overlay(view.image, calibration, view.observation, title=title)
+                picture = overlay(view.image, calibration, view.observation,
+                                  title=camera_title(view, calibrated=calibration is not None))
             else:
                 title = "the calibration in use" if calibration is not None else "the camera"
                 picture = overlay(view.image, calibration, None, title=title)

@@ -130,7 +130,7 @@ def overlay(image: Image, calibration: Any | None, observation: Any | None, *, t
     height, width = image.shape[:2]
     lines = [title]
     if calibration is None:
-        lines.append("not calibrated: open the calibration page")
+        lines.append("not calibrated: capture the starting position on the calibration page")
     elif (width, height) != tuple(calibration.frame_size):
         cw, ch = calibration.frame_size
         lines.append(f"the frame is {width}x{height}, the calibration is for {cw}x{ch}")

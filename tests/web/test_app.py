@@ -15,8 +15,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from engine.referee import Mode, Referee, RefereeConfig
-from pipgammon.live import Live
-from pipgammon.web.app import COOKIE, create_app, session_value
+from pipgammon.live import CameraView, Live
+from pipgammon.web.app import COOKIE, camera_title, create_app, session_value
 from vision.observation import observe
 from vision.synthetic_game import scenes
 
@@ -346,3 +346,11 @@ def test_one_calibration_at_a_time(exports: Path) -> None:
     assert second.status_code == 409 and second.text == "pipgammon: a calibration is already running"
     assert answers == [200]
 
+
+
+def test_the_camera_banner_blames_a_hand_only_when_the_frame_was_calibrated() -> None:
+    # An uncalibrated frame is never read; its banner said "something over the board?" all the same.
+    view = CameraView(np.zeros((4, 4, 3), np.uint8), None, "00015.jpg", 0.0)
+    assert camera_title(view, calibrated=False).startswith("frame 00015.jpg at ")
+    assert not camera_title(view, calibrated=False).endswith("?)")
+    assert camera_title(view, calibrated=True).endswith(": not read (something over the board?)")
