@@ -45,7 +45,7 @@ from engine.position import Position
 from engine.referee import Mode, OpeningChoice, Referee, RefereeConfig
 from engine.scene import Scene
 from engine.variants import find_variant
-from pipgammon.camera import Camera, CameraLost, Recording, Shot, live_name
+from pipgammon.camera import Camera, CameraLost, Recording, Shot, live_name, still_copies
 from pipgammon.config import Config
 from pipgammon.journal import Journal, JournalError, load
 from pipgammon.live import Live
@@ -55,6 +55,8 @@ from pipgammon.notify import Notifier
 RETRY_S = 2.0
 #: Seconds between STATUS lines at most (systemd keeps the last one).
 STATUS_S = 1.0
+#: Seconds between showings of a recording's frame held until the board is calibrated.
+HOLD_S = 0.25
 JOURNAL_GLOB = "match-*.jsonl"
 
 T = TypeVar("T")
@@ -202,6 +204,8 @@ class Service:
         self._camera_retry = 0.0
         self._index = 0
         self._ended = False  # a recording has given its last frame
+        self._held: Shot | None = None  # a recording's frame shown again until calibrated
+        self._held_more = 0  # showings of it still due once calibrated
         self._said = ("", "")
         self._said_at = -STATUS_S
         self._pinged_at = -1e9
@@ -444,6 +448,20 @@ class Service:
 
     def _next_shot(self, stop: threading.Event) -> Shot | None:
         """The next frame, or None when there is none now (see ``_ended``)."""
+        if self._held is not None:
+            # A recording waits on its frame while nobody has calibrated, as players wait while
+            # someone captures the start on the page: played on, its start went by unjudged and
+            # no match ever began.  Once calibrated, the frame is shown as long as a still is, so
+            # the stabiliser can pass the board on.  (Not with `exit_at_end`: a test or a demo
+            # runs to the recording's end.)
+            if self._calibration is None:
+                stop.wait(HOLD_S)
+                self._held_more = still_copies(0.0)  # the fewest copies the stabiliser needs
+                return replace(self._held, presses=())
+            if self._held_more > 0:
+                self._held_more -= 1
+                return replace(self._held, presses=())
+            self._held = None
         if not self._camera_open:
             if self.clock() < self._camera_retry:
                 stop.wait(0.1)
@@ -471,6 +489,9 @@ class Service:
             self._camera_retry = self.clock() + RETRY_S
             return None
         self._ended = shot is None
+        if shot is not None and self._calibration is None and not self.exit_at_end \
+                and isinstance(self.camera, Recording):
+            self._held = shot
         if shot is None:
             if self.exit_at_end:
                 return None

@@ -465,6 +465,27 @@ def test_a_service_with_no_calibration_is_calibrated_from_the_set_up_board(game:
     assert "calibration" not in faults[0] and service.live.calibration is not None
 
 
+def test_a_recording_waits_on_its_frame_until_the_board_is_calibrated(game: Game, tmp_path: Path) -> None:
+    # Found by a review: played on while nobody had calibrated, a recording's start went by
+    # unjudged, and calibrating from the page never began a match.
+    calibration = tmp_path / "state" / "calibration.json"
+    service = _service(game, tmp_path / "state", calibration=calibration)
+    service.exit_at_end = False  # a service, not a test run to the recording's end
+    stop = threading.Event()
+    runner = threading.Thread(target=service.run, args=(stop,))
+    runner.start()
+    try:
+        _wait(lambda: service.stats.frames >= 8, "the held frame was not shown again")
+        assert service.live.camera_view()[1].frame == "00001.jpg"  # type: ignore[union-attr]
+        ok, message = service.calibrate_now()
+        assert ok, message
+        _wait(lambda: service.stats.matches == 1, "no match began once calibrated")
+    finally:
+        stop.set()
+        runner.join(60)
+    assert not runner.is_alive()
+
+
 def test_pipgammon_run_says_what_is_wrong_in_one_line(tmp_path: Path,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     from pipgammon.cli import main
