@@ -57,6 +57,8 @@ RETRY_S = 2.0
 STATUS_S = 1.0
 #: Seconds between showings of a recording's frame held until the board is calibrated.
 HOLD_S = 0.25
+#: What the log says when a fault of these goes, where "working again" would not fit.
+CLEARED = {"calibration": "calibrated", "journal": "a new match began"}
 JOURNAL_GLOB = "match-*.jsonl"
 
 T = TypeVar("T")
@@ -556,7 +558,7 @@ class Service:
         now = dict(self.live.snapshot().faults)
         for part in sorted(now.keys() | self._faults_told.keys()):
             if part not in now:
-                print(f"pipgammon: {part}: working again", file=self.log, flush=True)
+                print(f"pipgammon: {part}: {CLEARED.get(part, 'working again')}", file=self.log, flush=True)
             elif self._faults_told.get(part) != now[part]:
                 print(f"pipgammon: {part}: {now[part]}", file=self.log, flush=True)
         self._faults_told = now
