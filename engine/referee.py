@@ -71,6 +71,15 @@ class RefereeConfig:
     mode: Mode = Mode.PLAY
 
 
+#: Events after which the referee's view of the turn goes on: the boards seen since the roll and
+#: the checker lifted, which scenes build and no event holds (`Referee.resume` starts with none).
+#: A replay resumed after them reads again from the frame of the event before them, so the scenes
+#: build that view again: resumed after an illegal play, a referee that had not seen the turn took
+#: the next board for a checker still lifted, and waited where the run had flagged it again
+#: (referee bench game 2, frame 46).
+TURN_GOES_ON = frozenset({"illegal", "mode", "void-roll", "reroll"})
+
+
 class RefereeError(EngineError):
     """An event that cannot be applied to the referee's state (a damaged or foreign journal)."""
 

@@ -25,7 +25,7 @@ from typing import IO, Any
 
 from engine.errors import EngineError
 from engine.events import Event
-from engine.referee import Mode, OpeningChoice, Referee, RefereeConfig
+from engine.referee import TURN_GOES_ON, Mode, OpeningChoice, Referee, RefereeConfig
 from engine.scene import Scene
 from engine.variants import find_variant
 from engine.wording import plural
@@ -36,12 +36,6 @@ from pipgammon.outputs import OutputError, check_outputs, write_all
 
 #: Events that judge a turn: the latency figure is measured to these.
 VERDICTS = frozenset({"accepted", "illegal", "no-play", "corrected"})
-#: Events after which the referee's view of the turn goes on: the boards seen since the roll and
-#: the checker lifted, which scenes build and no event holds.  A replay resumed after them starts
-#: from the frame of the event before them, so the scenes build that view again: resumed after an
-#: illegal play, a referee that had not seen the turn took the next board for a checker still
-#: lifted, and waited where the run had flagged it again (referee bench game 2, frame 46).
-TURN_GOES_ON = frozenset({"illegal", "mode", "void-roll", "reroll"})
 
 
 class ReplayError(ValueError):
@@ -111,6 +105,8 @@ class Replay:
         # The events from the last that changed the game on are decided again from the state
         # before them (see module doc).
         last = len(journaled)
+        # From the frame of the event before those after which the referee's view of the turn
+        # goes on, so the scenes build that view again (`engine.referee.TURN_GOES_ON`).
         while last > 1 and journaled[last - 1].type in TURN_GOES_ON:
             last -= 1
         self.resume_frame: str | None = journaled[last - 1].frame if journaled else None

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from engine.events import Event
-from engine.referee import RefereeConfig
+from engine.referee import TURN_GOES_ON, RefereeConfig
 from pipgammon.cli import main
 from pipgammon.journal import load
-from pipgammon.replay import TURN_GOES_ON, Replay
+from pipgammon.replay import Replay
 from vision.calibration import calibrate
 from vision.images import load as load_image
 from vision.outline import find_corners
