@@ -24,19 +24,21 @@ class RunError(RuntimeError):
     """The service cannot start: a calibration file that is there but unreadable, or the like."""
 
 
-def _calibration(config: Config) -> Any | None:
-    """The saved calibration, or None when there is none yet (the dashboard makes one)."""
+def _calibration(config: Config) -> tuple[Any | None, str | None]:
+    """The saved calibration, or None when there is none yet (the dashboard makes one), and why
+    a file that is there was refused.  A refused file does not stop the service: under systemd
+    it would stop at every restart, and the dashboard that makes a new one would never run."""
     from vision.calibration import Calibration, CalibrationError
 
     path = config.calibration.path
     if not path.exists():
-        return None
+        return None, None
     try:
-        return Calibration.from_json(path.read_bytes())
+        return Calibration.from_json(path.read_bytes()), None
     except OSError as err:
-        raise RunError(f"{path}: cannot read the calibration ({err})") from err
+        return None, f"cannot read it ({err.strerror or err})"
     except CalibrationError as err:
-        raise RunError(f"{path}: {err} (calibrate again: pipgammon calibrate, or the dashboard)") from err
+        return None, str(err)
 
 
 def add_parts(service: Service, config: Config) -> None:
@@ -106,7 +108,9 @@ def cmd_run(args: argparse.Namespace, out: IO[str]) -> int:
     if args.until_end and config.camera.loop:
         raise ConfigError(f"run: --until-end waits for a recording's end, and {args.config} plays it "
                             "in a loop (camera.loop = true), which has none")
-    service = Service(config, open_camera(config.camera), calibration=_calibration(config), log=out)
+    calibration, refused = _calibration(config)
+    service = Service(config, open_camera(config.camera), calibration=calibration, log=out,
+                      calibration_refused=refused)
     service.exit_at_end = args.until_end
     add_parts(service, config)
     stop = threading.Event()

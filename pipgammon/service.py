@@ -57,6 +57,8 @@ RETRY_S = 2.0
 STATUS_S = 1.0
 #: Seconds between showings of a recording's frame held until the board is calibrated.
 HOLD_S = 0.25
+#: The suffix a refused calibration file is kept under when a new calibration is saved.
+REFUSED = ".refused"
 #: What the log says when a fault of these goes, where "working again" would not fit.
 CLEARED = {"calibration": "calibrated", "journal": "a new match began"}
 JOURNAL_GLOB = "match-*.jsonl"
@@ -156,6 +158,7 @@ def capture_calibration(live: Live, path: Path) -> tuple[Any | None, str]:
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_name(path.name + ".new")
         partial.write_text(calibration.to_json() + "\n")
+        _keep_if_refused(path)
         partial.replace(path)  # a crash mid-write must not leave half a calibration
     except OSError as err:
         where = f": {err.filename}" if err.filename and str(err.filename) != str(path) else ""
@@ -163,6 +166,19 @@ def capture_calibration(live: Live, path: Path) -> tuple[Any | None, str]:
     live.calibrated(calibration)
     width, height = calibration.frame_size
     return calibration, f"calibrated on frame {view.frame} ({width}x{height}); saved {path}"
+
+
+def _keep_if_refused(path: Path) -> None:
+    """Move a calibration file that cannot be read as one aside (`REFUSED`), for a person to look
+    at: a new calibration replaces only a good one."""
+    from vision.calibration import Calibration, CalibrationError
+
+    if not path.is_file():
+        return
+    try:
+        Calibration.from_json(path.read_bytes())
+    except CalibrationError:
+        path.replace(path.with_name(path.name + REFUSED))
 
 
 def _is_set_up(scene: Scene) -> bool:
@@ -178,8 +194,12 @@ class Service:
 
     def __init__(self, config: Config, camera: Camera, *, live: Live | None = None,
                  notifier: Notifier | None = None, calibration: Any | None = None,
-                 clock: Callable[[], float] = time.monotonic, log: IO[str] | None = None) -> None:
+                 clock: Callable[[], float] = time.monotonic, log: IO[str] | None = None,
+                 calibration_refused: str | None = None) -> None:
         self.config = config
+        #: Why the calibration file at start-up was refused, if it was: the service runs without
+        #: one, says why, and the dashboard makes a new one (the refused file kept beside it).
+        self.calibration_refused = calibration_refused
         #: Where each fault is written as it comes and goes (``pipgammon run``: its output, which
         #: systemd keeps in its journal): without a dashboard nothing else would say it.
         self.log = log
@@ -415,8 +435,12 @@ class Service:
             self._waiting("Set up the board at the starting position to begin a match")
         self._use_calibration()
         if self._calibration is None:
-            self.live.fault("calibration", f"no calibration at {self.config.calibration.path}: capture the "
-                                           f"starting position on the dashboard's calibration page")
+            path = self.config.calibration.path
+            problem = f"no calibration at {path}" if self.calibration_refused is None else (
+                f"{path} refused ({self.calibration_refused}; it is kept as {path.name}{REFUSED} when a new "
+                f"one is saved)")
+            self.live.fault("calibration", f"{problem}: capture the starting position on the dashboard's "
+                                           f"calibration page")
         for part in self.parts.values():
             part.ensure()
         self._show()

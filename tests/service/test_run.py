@@ -443,6 +443,8 @@ def test_a_service_with_no_calibration_is_calibrated_from_the_set_up_board(game:
     for copy in range(4):
         shutil.copy(frames / "00001.jpg", frames / f"00000-{copy}.jpg")
     calibration = tmp_path / "state" / "calibration.json"
+    calibration.parent.mkdir()
+    calibration.write_text("{ not json")  # refused at start-up: kept aside when the new one is saved
     service = _service(game, tmp_path / "state", frames=frames, calibration=calibration)
     answers: list[tuple[bool, str]] = []
 
@@ -460,6 +462,7 @@ def test_a_service_with_no_calibration_is_calibrated_from_the_set_up_board(game:
     assert answers and answers[0][0], answers
     assert calibration.exists() and str(calibration) in answers[0][1]
     assert Calibration.from_json(calibration.read_text()).frame_size == game.calibration.frame_size
+    assert calibration.with_name("calibration.json.refused").read_text() == "{ not json"
     _, events = _journal(tmp_path / "state")
     assert _judged(events) == _judged(game.truth)
     assert "calibration" not in faults[0] and service.live.calibration is not None
@@ -492,13 +495,7 @@ def test_pipgammon_run_says_what_is_wrong_in_one_line(tmp_path: Path,
 
     assert main(["run", "--config", str(tmp_path / "nowhere.toml")]) == 2
     assert capsys.readouterr().err.startswith(f"pipgammon: {tmp_path / 'nowhere.toml'}: ")
-    broken = tmp_path / "calibration.json"
-    broken.write_text("{ not json")
     config = tmp_path / "config.toml"
-    config.write_text(f'[calibration]\npath = "{broken}"\n[storage]\njournal-dir = "{tmp_path}"\n')
-    assert main(["run", "--config", str(config), "--no-web"]) == 1  # not the input's fault: restart
-    err = capsys.readouterr().err
-    assert err.startswith(f"pipgammon: {broken}: ") and "calibrate again" in err and err.count("\n") == 1
     config.write_text('[storage]\njournal-dir = "/proc/pipgammon"\n[camera]\nsource = "usb:63"\n')
     assert main(["run", "--config", str(config), "--no-web", "--until-end"]) == 1
     assert "/proc/pipgammon: cannot make the journal folder" in capsys.readouterr().err
@@ -516,18 +513,29 @@ def test_pipgammon_run_says_what_is_wrong_in_one_line(tmp_path: Path,
 
 
 @pytest.mark.parametrize("content, message", [
+    (b"{ not json", "not JSON"),
     (b'{"version": 2, "corners": [[0, 0], [1, 0], [1, 1], [0, 1]], "frame_size": [Infinity, 1520]}',
      "'frame_size' malformed"),
     (b'{"version": 2, "x": "\xe9"}', "not UTF-8 text"),
 ])
-def test_pipgammon_run_names_what_is_wrong_in_the_calibration(content: bytes, message: str, tmp_path: Path,
-                                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_pipgammon_run_names_a_refused_calibration_and_runs_on_without_it(
+        content: bytes, message: str, game: Game, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A refused calibration once stopped `pipgammon run` (exit 1): under systemd at every restart,
+    # and the dashboard that makes a new one never ran.
     from pipgammon.cli import main
 
     broken = tmp_path / "calibration.json"
     broken.write_bytes(content)
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    shutil.copy(game.frames / "00001.jpg", frames)
     config = tmp_path / "config.toml"
-    config.write_text(f'[calibration]\npath = "{broken}"\n[storage]\njournal-dir = "{tmp_path}"\n')
-    assert main(["run", "--config", str(config), "--no-web"]) == 1
-    err = capsys.readouterr().err
-    assert err.startswith(f"pipgammon: {broken}: ") and message in err and err.count("\n") == 1
+    config.write_text(f'[camera]\nsource = "folder:{frames}"\nsize = [{SIZE[0]}, {SIZE[1]}]\nfps = 10\n'
+                      f'[calibration]\npath = "{broken}"\n[storage]\njournal-dir = "{tmp_path / "state"}"\n')
+    assert main(["run", "--config", str(config), "--no-web", "--until-end"]) == 0
+    out = capsys.readouterr().out
+    told = [line for line in out.splitlines() if line.startswith("pipgammon: calibration:")]
+    assert len(told) == 1 and message in told[0]
+    assert told[0].startswith(f"pipgammon: calibration: {broken} refused (")
+    assert told[0].endswith("capture the starting position on the dashboard's calibration page")
+    assert broken.read_bytes() == content  # kept as it is until a new calibration is saved
