@@ -36,6 +36,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 import anyio
 import anyio.to_thread
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import (
@@ -303,7 +304,17 @@ def create_app(live: Live, *, exports: Path, token: str | None, calibrate: Calib
         Route("/api/calibration", api_calibration),
         Route("/api/calibrate", api_calibrate, methods=["POST"]),
     ]
-    app = Starlette(routes=routes, middleware=[Middleware(Guard, token=token)])
+    async def refused(request: Request, exc: Exception) -> PlainTextResponse:
+        """Starlette's own 404 and 405 in the page's voice: every error is one line starting
+        with ``pipgammon:`` (docs/web.md)."""
+        assert isinstance(exc, HTTPException)
+        why = {404: f"no page at {request.url.path}",
+               405: f"{request.method} is not how {request.url.path} is asked"}.get(exc.status_code,
+                                                                                     exc.detail)
+        return PlainTextResponse(f"pipgammon: {why}", exc.status_code, headers=exc.headers)
+
+    app = Starlette(routes=routes, middleware=[Middleware(Guard, token=token)],
+                    exception_handlers={HTTPException: refused})
     # `WebServer.stop` sets this so open event streams end at their next wait, not at a timeout.
     app.state.closing = closing
     return app

@@ -354,3 +354,14 @@ def test_the_camera_banner_blames_a_hand_only_when_the_frame_was_calibrated() ->
     assert camera_title(view, calibrated=False).startswith("frame 00015.jpg at ")
     assert not camera_title(view, calibrated=False).endswith("?)")
     assert camera_title(view, calibrated=True).endswith(": not read (something over the board?)")
+
+
+def test_a_page_that_is_not_there_or_a_wrong_method_is_one_pipgammon_line(exports: Path) -> None:
+    # Starlette's own answers were "Not Found" and "Method Not Allowed", where docs/web.md says every
+    # error is one line starting with "pipgammon:".
+    web = client(Live(), exports)
+    missing = web.get("/nowhere")
+    assert (missing.status_code, missing.text) == (404, "pipgammon: no page at /nowhere")
+    posted = web.post("/api/state")
+    assert posted.status_code == 405 and posted.text == "pipgammon: POST is not how /api/state is asked"
+    assert "GET" in posted.headers["allow"]
