@@ -102,11 +102,10 @@ class Replay:
             for problem in loaded.problems:
                 print(f"pipgammon: {events_path}: {problem}", file=sys.stderr)
             journaled = list(loaded.events)
-        # The events from the last that changed the game on are decided again from the state
-        # before them (see module doc).
+        # The events from the last one that changed the game on are decided again from the state
+        # before them (see module doc): the events after it only went on with the turn, whose view
+        # the scenes must build again (`engine.referee.TURN_GOES_ON`).
         last = len(journaled)
-        # From the frame of the event before those after which the referee's view of the turn
-        # goes on, so the scenes build that view again (`engine.referee.TURN_GOES_ON`).
         while last > 1 and journaled[last - 1].type in TURN_GOES_ON:
             last -= 1
         self.resume_frame: str | None = journaled[last - 1].frame if journaled else None

@@ -107,7 +107,7 @@ def cmd_run(args: argparse.Namespace, out: IO[str]) -> int:
     config = load_config(Path(args.config))
     if args.until_end and config.camera.loop:
         raise ConfigError(f"run: --until-end waits for a recording's end, and {args.config} plays it "
-                            "in a loop (camera.loop = true), which has none")
+                          "in a loop (camera.loop = true), which has none")
     calibration, refused = _calibration(config)
     service = Service(config, open_camera(config.camera), calibration=calibration, log=out,
                       calibration_refused=refused)
