@@ -2,17 +2,25 @@
 
 OpenCV returns ``None`` for an unreadable file without a reason, and decodes a
 truncated JPEG into a picture with a grey bottom, with only a warning on
-stderr.  Checking the container's end marker first turns both into an
-:class:`ImageError` naming the file and the fault.  OpenCV's own log is silenced
-while it decodes (`decode_quietly`), so a bad file gives that one line; libpng
-and libjpeg print some faults (``libpng error: IDAT: CRC error``, ``Corrupt
-JPEG data: ...``) to stderr themselves, past any switch OpenCV offers.
+stderr.  Checking the container's end marker first turns the plainest cut into
+an :class:`ImageError` naming the file and the fault.  OpenCV's own log is
+silenced while it decodes, and libpng and libjpeg, which print their faults
+(``libpng error: IDAT: CRC error``, ``Corrupt JPEG data: premature end of data
+segment``) to the process's stderr past any switch OpenCV offers, print them
+into a file we read back instead (`decode_reporting`): a bad file gives one
+line, ours, with the library's words in it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
+import tempfile
 import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -27,22 +35,71 @@ class ImageError(ValueError):
     """A file that is not a usable image, with the reason."""
 
 
-#: OpenCV's log level is one setting for the whole process: decodes in two threads at once must
-#: not leave it silenced.
+#: OpenCV's log level and file descriptor 2 are each one for the whole process: decodes in two
+#: threads at once must not leave either silenced or pointed at the other's file.
 _QUIET = threading.Lock()
 
+_T = TypeVar("_T")
 
-def decode_quietly(data: bytes, flags: int = cv2.IMREAD_COLOR) -> np.ndarray | None:
-    """``cv2.imdecode`` with OpenCV's own log silenced meanwhile (it logs a file it cannot read,
+#: How the lines libpng and libjpeg print begin (libjpeg-turbo's `jerror.h` warnings, the ones a
+#: damaged file gives).  Only these are kept from what fd 2 took during a decode; any other line
+#: was another thread's, or a library's we do not know, and is passed on to the real stderr.
+DECODER_LINES = ("libpng error:", "libpng warning:", "Corrupt JPEG data:", "Premature end of JPEG file",
+                 "Invalid SOS parameters", "Inconsistent progression sequence", "Warning: unknown JFIF",
+                 "Unknown Adobe color transform", "Application transferred too many scanlines")
+
+
+def _stderr_caught(work: Callable[[], _T]) -> tuple[_T, list[str]]:
+    """``work()``, with file descriptor 2 pointed at a temporary file meanwhile, and the lines
+    written there.  The caller holds `_QUIET`.
+
+    A temporary file, not a pipe: nothing reads a pipe while the decoder runs, and one that
+    filled would block it for ever.  fd 2 is put back whatever ``work`` raises.  With no fd 2 to
+    save (a daemon started with it closed) there is nothing to guard, and ``work`` runs as it is."""
+    # Python's own pending text belongs to the real stderr, not the file (with no sys.stderr, or
+    # a closed one, none of ours is pending).
+    with contextlib.suppress(AttributeError, OSError, ValueError):
+        sys.stderr.flush()
+    try:
+        saved = os.dup(2)
+    except OSError:
+        return work(), []
+    try:
+        with tempfile.TemporaryFile() as sink:
+            os.dup2(sink.fileno(), 2)
+            try:
+                result = work()
+            finally:
+                os.dup2(saved, 2)
+            sink.seek(0)
+            text = sink.read().decode("utf-8", "replace")
+    finally:
+        os.close(saved)
+    return result, text.splitlines()
+
+
+def decode_reporting(data: bytes, flags: int = cv2.IMREAD_COLOR) -> tuple[np.ndarray | None, list[str]]:
+    """``cv2.imdecode``, with what libpng and libjpeg said of the data (`DECODER_LINES`) returned
+    rather than printed, and OpenCV's own log silenced meanwhile (it logs a file it cannot read,
     "imdecode_(''): can't read data: ...", where the caller gives the reason in one line)."""
     buffer = np.frombuffer(data, np.uint8)
     with _QUIET:
         level = cv2.utils.logging.getLogLevel()
         cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
         try:
-            return cv2.imdecode(buffer, flags)
+            frame, lines = _stderr_caught(lambda: cv2.imdecode(buffer, flags))
         finally:
             cv2.utils.logging.setLogLevel(level)
+    said = [line.strip() for line in lines if line.strip().startswith(DECODER_LINES)]
+    others = [line for line in lines if line.strip() and not line.strip().startswith(DECODER_LINES)]
+    if others:
+        os.write(2, ("\n".join(others) + "\n").encode())
+    return frame, said
+
+
+def decode_quietly(data: bytes, flags: int = cv2.IMREAD_COLOR) -> np.ndarray | None:
+    """``cv2.imdecode`` with nothing printed; for a caller that has its own words for a ``None``."""
+    return decode_reporting(data, flags)[0]
 
 
 def _truncation(data: bytes) -> str | None:
@@ -62,8 +119,10 @@ def decode(data: bytes, name: str = "image") -> Image:
     cut = _truncation(data)
     if cut:
         raise ImageError(f"{name}: {cut}")
-    frame = decode_quietly(data)
+    frame, said = decode_reporting(data)
     if frame is None:
+        if said:  # the last line is the fault that stopped the decoder; warnings may come before it
+            raise ImageError(f"{name}: the image data is corrupt ({said[-1]})")
         raise ImageError(f"{name}: not an image OpenCV can decode (corrupt, or an unsupported format)")
     height, width = frame.shape[:2]
     if min(width, height) < MIN_SIDE:

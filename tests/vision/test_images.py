@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 from pathlib import Path
 
 import cv2
@@ -66,3 +68,48 @@ def test_opencvs_own_log_is_silenced_while_it_decodes(tmp_path: Path,
         load(path)
     assert capfd.readouterr().err == ""
     assert cv2.utils.logging.getLogLevel() == level
+
+
+def test_libpng_and_libjpeg_print_nothing_themselves(tmp_path: Path,
+                                                     capfd: pytest.CaptureFixture[str]) -> None:
+    """libpng and libjpeg write their complaints to fd 2 themselves, past OpenCV's log level
+    ("libpng error: IDAT: CRC error", "Corrupt JPEG data: ..."); the user sees one line, ours,
+    with the library's words in it."""
+    png = bytearray(cv2.imencode(".png", np.full((400, 400, 3), 90, np.uint8))[1])
+    png[60] ^= 0xFF  # inside the IDAT chunk: its CRC no longer matches
+    path = tmp_path / "crc.png"
+    path.write_bytes(bytes(png))
+    with pytest.raises(ImageError, match=r"crc\.png: the image data is corrupt .*CRC error"):
+        load(path)
+    jpeg = good_jpeg()
+    cut = tmp_path / "cut.jpg"
+    cut.write_bytes(jpeg[: len(jpeg) // 2] + b"\xff\xd9")  # cut short, with an end marker put back
+    with contextlib.suppress(ImageError):  # refused or read: either way, nothing on stderr
+        load(cut)
+    assert capfd.readouterr().err == ""
+
+
+def test_other_lines_on_stderr_during_a_decode_are_passed_on(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """fd 2 is the whole process's: a line another thread writes while a frame decodes is not
+    the decoder's to swallow, and fd 2 is back in place even when the decoder raises."""
+    real = cv2.imdecode
+
+    def chatty(buffer: np.ndarray, flags: int) -> np.ndarray | None:
+        os.write(2, b"Corrupt JPEG data: 2 extraneous bytes before marker 0xd9\nsomeone else's line\n")
+        return real(buffer, flags)
+
+    path = tmp_path / "ok.jpg"
+    path.write_bytes(good_jpeg())
+    monkeypatch.setattr(cv2, "imdecode", chatty)
+    assert load(path).shape == (480, 640, 3)
+    assert capfd.readouterr().err == "someone else's line\n"
+
+    def failing(buffer: np.ndarray, flags: int) -> np.ndarray | None:
+        raise MemoryError("out of memory")
+
+    monkeypatch.setattr(cv2, "imdecode", failing)
+    with pytest.raises(MemoryError):
+        load(path)
+    os.write(2, b"after\n")
+    assert capfd.readouterr().err == "after\n"
