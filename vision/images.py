@@ -8,7 +8,8 @@ silenced while it decodes, and libpng and libjpeg, which print their faults
 (``libpng error: IDAT: CRC error``, ``Corrupt JPEG data: premature end of data
 segment``) to the process's stderr past any switch OpenCV offers, print them
 into a file we read back instead (`decode_reporting`): a bad file gives one
-line, ours, with the library's words in it.
+line, ours, with the library's words in it.  libjpeg's warning is how a JPEG
+cut short with its end marker put back is told from a whole one (`_damage`).
 """
 
 from __future__ import annotations
@@ -102,6 +103,28 @@ def decode_quietly(data: bytes, flags: int = cv2.IMREAD_COLOR) -> np.ndarray | N
     return decode_reporting(data, flags)[0]
 
 
+#: libjpeg's warnings after which the picture is not all the file's.  It ran out of data before
+#: the last block (a file cut short, even one with an end marker put back after the cut, which
+#: `_truncation` cannot tell from a whole one) and filled the rest with grey, or lost its place
+#: in the data and went on with made-up blocks.  libjpeg's other warnings leave every pixel as
+#: the file has it (bytes between segments, an ICC profile it cannot use, odd scan parameters
+#: from some cameras) and the frame is read.  libjpeg prints only the first warning of a decode.
+JPEG_CUT_SHORT = ("Corrupt JPEG data: premature end of data segment", "Premature end of JPEG file")
+JPEG_GARBLED = ("Corrupt JPEG data: bad Huffman code", "Corrupt JPEG data: bad arithmetic code",
+                "Corrupt JPEG data: found marker")
+
+
+def _damage(said: list[str]) -> str | None:
+    """Why a frame that decoded is not the picture in the file, from what libjpeg said of it."""
+    for line in said:
+        if line.startswith(JPEG_CUT_SHORT):
+            return ("the JPEG data ends before the picture does: the file is truncated or corrupt "
+                    f"(libjpeg: {line})")
+        if line.startswith(JPEG_GARBLED):
+            return f"the JPEG data is corrupt: part of the picture would be made up (libjpeg: {line})"
+    return None
+
+
 def _truncation(data: bytes) -> str | None:
     """Why a JPEG or PNG container is cut short, if it is."""
     if data[:3] == b"\xff\xd8\xff":
@@ -124,6 +147,9 @@ def decode(data: bytes, name: str = "image") -> Image:
         if said:  # the last line is the fault that stopped the decoder; warnings may come before it
             raise ImageError(f"{name}: the image data is corrupt ({said[-1]})")
         raise ImageError(f"{name}: not an image OpenCV can decode (corrupt, or an unsupported format)")
+    damage = _damage(said)
+    if damage:
+        raise ImageError(f"{name}: {damage}")
     height, width = frame.shape[:2]
     if min(width, height) < MIN_SIDE:
         # Worded for every command that loads a picture: `read` wants a board, `dice` only dice.

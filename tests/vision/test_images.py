@@ -13,16 +13,30 @@ import pytest
 from vision.images import ImageError, load
 
 
-def good_jpeg() -> bytes:
+def good_jpeg(progressive: bool = False) -> bytes:
     frame = np.full((480, 640, 3), 128, np.uint8)
     cv2.circle(frame, (320, 240), 100, (20, 200, 20), -1)
-    return bytes(cv2.imencode(".jpg", frame)[1])
+    return bytes(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_PROGRESSIVE, int(progressive)])[1])
 
 
-def test_a_good_file_loads(tmp_path: Path) -> None:
+@pytest.mark.parametrize("progressive", [False, True])
+def test_a_good_file_loads(tmp_path: Path, progressive: bool) -> None:
     path = tmp_path / "ok.jpg"
-    path.write_bytes(good_jpeg())
+    path.write_bytes(good_jpeg(progressive))
     assert load(path).shape == (480, 640, 3)
+
+
+@pytest.mark.parametrize("progressive", [False, True])
+def test_a_jpeg_cut_short_with_its_end_marker_put_back_is_refused(tmp_path: Path, progressive: bool,
+                                                                   capfd: pytest.CaptureFixture[str]) -> None:
+    """The end marker after the cut passes the container check, and libjpeg fills the missing
+    part with grey, which read as `no-board`; its warning says the data ended first."""
+    whole = good_jpeg(progressive)
+    path = tmp_path / "half.jpg"
+    path.write_bytes(whole[: len(whole) // 2] + b"\xff\xd9")
+    with pytest.raises(ImageError, match=r"half\.jpg: .*truncated or corrupt .*premature end"):
+        load(path)
+    assert capfd.readouterr().err == ""
 
 
 @pytest.mark.parametrize("name, content, reason", [
