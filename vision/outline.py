@@ -135,6 +135,37 @@ START_CENTRES = start_centres()
 #: A found homography: how many start checkers it confirms, it, and the checker size it assumed.
 Found = tuple[int, FloatArray, float]
 
+#: How many homographies `_search` may try at one radius, at most: each four of the likeliest
+#: fives, placed 12 ways (`_hypotheses`), then each size of `CHECKERS` for each pair of the
+#: likeliest rows, the pair on 8 ordered pairs of fives not on one line, a row of four on 2
+#: places of a five and each row either way round (`_two_rows`).
+TRIES = math.comb(MOST_FIVES, 4) * 12 + len(CHECKERS) * math.comb(MOST_ROWS, 2) * 8 * 4 * 4
+
+
+def chance_boards(circles: FloatArray, radius: float, frame_size: tuple[int, int]) -> float:
+    """How many of `TRIES` homographies would confirm `ENOUGH` start checkers by chance alone,
+    where ``circles`` (found at about ``radius``) are as found but no board is there (expected).
+
+    A homography from two rows of five confirms their 10 checkers itself; each other start
+    checker is confirmed where it lands within half a radius of a circle (`_confirm`), which a
+    checker put anywhere does with the chance ``p``, the share of the frame that near a circle.
+    So one homography reaches `ENOUGH` by chance with P(Binomial(20, p) >= ENOUGH - 10), and the
+    search tries `TRIES` of them.  The search is evidence of a board only while this stays under
+    one: a start frame's circles cover a few hundredths (under 0.08 on the real photos, where
+    this gives at most 0.05), the circles the finder sees everywhere in noise blurred just under
+    `MOST_EDGES` a fifth (755 of them at 2028x1520: this gives about 1,000, and indeed the search
+    took minutes there and came back with a homography confirming 20 checkers by chance, a board
+    the calibration refused only after).  The chance is at most this: a checker projected outside the
+    frame lands on no circle, and one circle confirms one checker."""
+    width, height = frame_size
+    near = np.zeros((height, width), np.uint8)
+    for x, y in circles[:, :2]:
+        cv2.circle(near, (round(float(x)), round(float(y))), max(1, round(0.5 * radius)), 1, -1)
+    p = float(near.mean())
+    others, wanted = 30 - 10, ENOUGH - 10
+    once = sum(math.comb(others, k) * p ** k * (1 - p) ** (others - k) for k in range(wanted, others + 1))
+    return TRIES * once
+
 
 def find_corners(frame: Image) -> FloatArray:
     """The playing area's four corners (camera px, in order round the board) in a start-position frame."""
@@ -157,7 +188,21 @@ def find_corners(frame: Image) -> FloatArray:
     best: Found | None = None
     fives = 0
     for radius in _likely_radii(circles[:, 2]):
-        found, rows = _search(small, radius)
+        near = find_discs(small, 0.7 * radius, 1.35 * radius)
+        chance = chance_boards(near, float(np.median(near[:, 2])), (width, height)) if len(near) else 0.0
+        if chance >= 1:
+            # Whatever the search found, chance would have found as well.  This falls where a
+            # tenth of the frame lies within half a radius of a circle: touching circles give
+            # 0.23, so it takes them packed over half the frame, where no board's start can be
+            # (its checkers are a sixth of the playing area).  The larger radii are then the
+            # pattern's larger circles: on blurred noise the next one's search took 20 s more to
+            # find nothing, and with circles everywhere the search is at its slowest (2 min at
+            # this radius), a bound on the search's work that a board never meets.
+            raise OutlineError(f"no board found: round shapes {2 * radius / shrink:.0f} px across are "
+                               f"everywhere ({len(near)} of them), as in noise or a busy pattern: start "
+                               "checkers would fall on them by chance wherever a board was supposed; give "
+                               "the corners with --corners")
+        found, rows = _search(small, near)
         fives = max(fives, rows)
         if found is not None:
             best = _better(best, found)
@@ -196,10 +241,10 @@ def _likely_radii(radii: FloatArray) -> list[float]:
     return tried
 
 
-def _search(frame: Image, radius: float) -> tuple[Found | None, int]:
-    """The best homography found with checkers of about ``radius`` px (how many start checkers
-    it confirms, it and the checkers' size it assumed), and how many runs of five it started from."""
-    circles = find_discs(frame, 0.7 * radius, 1.35 * radius)
+def _search(frame: Image, circles: FloatArray) -> tuple[Found | None, int]:
+    """The best homography found from ``circles``, found at about a checker's radius (how many
+    start checkers it confirms, it and the checkers' size it assumed), and how many runs of five
+    it started from."""
     if len(circles) < 8:
         return None, 0
     # The first pass also counts small round blobs; the second pass's circles are mostly checkers.

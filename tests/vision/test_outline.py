@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 
@@ -144,3 +145,34 @@ def test_start_frames_have_far_fewer_edges_than_noise(seed: int) -> None:
     photos up to 6 %): far under `MOST_EDGES`."""
     frame, _ = _start_frame(seed)
     assert edge_share(frame) < outline.MOST_EDGES / 3
+
+
+def test_blurred_noise_under_the_edge_limit_is_refused_before_the_search(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Noise blurred just enough to pass `MOST_EDGES` gives circles of every size everywhere: the
+    search tried 130,000 homographies on 755 of them for minutes, and one confirmed 20 of the 30
+    start checkers by chance, a board the calibration refused only after.  Chance alone would
+    confirm a board there (`chance_boards`), so it is refused before the search runs."""
+    noise = np.random.default_rng(0).integers(0, 256, (1520, 2028, 3), np.uint8)
+    blurred = cv2.GaussianBlur(noise, (0, 0), 1.2)
+    monkeypatch.setattr(outline, "_search", lambda *_: pytest.fail("the search ran"))
+    refused = r"no board found: round shapes \d+ px across are everywhere \(\d+ of them\), as in noise"
+    with pytest.raises(outline.OutlineError, match=refused):
+        outline.find_corners(blurred)
+
+
+@pytest.mark.parametrize("seed, size", [(36, 1.0), (57, 1.0), (41, 0.85), (44, 0.9), (45, 0.85), (114, 1.0)])
+def test_start_frames_circles_are_far_too_few_for_chance_to_find_a_board(seed: int, size: float) -> None:
+    """At every radius the search tries, chance would confirm a board on a start frame a ten
+    thousandth of a time or less (busy tables, smaller checkers), far under the one that refuses."""
+    rng = random.Random(seed)
+    style = dataclasses.replace(synthetic.Style.random(rng, hand=False), checker_size=size)
+    frame, _ = synthetic.render(Position.start(), rng, size=SIZE, style=style,
+                                mount=synthetic.camera(style, rng, SIZE))
+    short = min(frame.shape[:2])
+    first = find_discs(frame, 0.012 * short, 0.05 * short)
+    for radius in outline._likely_radii(first[:, 2]):
+        near = find_discs(frame, 0.7 * radius, 1.35 * radius)
+        if len(near) < 8:
+            continue  # too few for the search to start from
+        assert outline.chance_boards(near, float(np.median(near[:, 2])), SIZE) < 1e-3
