@@ -66,7 +66,12 @@ def _stderr_caught(work: Callable[[], _T]) -> tuple[_T, list[str]]:
     except OSError:
         return work(), []
     try:
-        with tempfile.TemporaryFile() as sink:
+        sink = tempfile.TemporaryFile()  # noqa: SIM115 (closed by the `with` below, once made)
+    except OSError:  # no room for the file (a full disk): a decode is worth more than its quiet
+        os.close(saved)
+        return work(), []
+    try:
+        with sink:
             os.dup2(sink.fileno(), 2)
             try:
                 result = work()

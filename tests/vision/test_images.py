@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import tempfile
 from pathlib import Path
 
 import cv2
@@ -127,3 +128,16 @@ def test_other_lines_on_stderr_during_a_decode_are_passed_on(
         load(path)
     os.write(2, b"after\n")
     assert capfd.readouterr().err == "after\n"
+
+
+def test_a_decode_with_no_room_for_the_decoders_words_still_decodes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The decoder's words go to a temporary file; on a full disk that file cannot be made, and
+    a frame that decodes is worth more than a quiet stderr (no OSError out of `load`)."""
+    def no_room() -> None:
+        raise OSError(28, "No space left on device")
+
+    path = tmp_path / "ok.jpg"
+    path.write_bytes(good_jpeg())
+    monkeypatch.setattr(tempfile, "TemporaryFile", no_room)
+    assert load(path).shape == (480, 640, 3)
