@@ -107,6 +107,8 @@ class Stage:
 
     >>> Stage(Player.WHITE, (3, 5)).text
     '5-3'
+    >>> Stage(Player.WHITE, (5, 5, 5, 5)).text
+    '5-5'
     >>> Stage(Player.BLACK, (4, 4, 4, 4), label="4×4 (bottom faces)").text
     '4×4 (bottom faces)'
     """
@@ -123,7 +125,8 @@ class Stage:
         if self.label:
             return self.label
         if len(set(self.dice)) == 1 and len(self.dice) > 1:
-            return f"{len(self.dice)}×{self.dice[0]}"
+            # A double is written as players write it, and as the turn log writes the roll.
+            return f"{self.dice[0]}-{self.dice[0]}"
         return "-".join(str(d) for d in (self.dice if self.in_order else sorted(self.dice, reverse=True)))
 
 

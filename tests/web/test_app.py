@@ -14,7 +14,9 @@ import numpy as np
 import pytest
 from starlette.testclient import TestClient
 
-from engine.referee import Mode, Referee, RefereeConfig
+from engine.position import Position
+from engine.referee import Mode, OpeningChoice, Referee, RefereeConfig
+from engine.scene import Scene
 from pipgammon.live import CameraView, Live
 from pipgammon.web.app import COOKIE, camera_title, create_app, session_value
 from vision.observation import observe
@@ -107,6 +109,19 @@ def test_whoever_is_to_act_is_named_white_included(rendered: Rendered, exports: 
         if len(named) == 2:
             break
     assert named == {"white", "black"}
+
+
+def test_a_double_reads_the_same_in_the_status_and_the_turn_log(exports: Path) -> None:
+    """Players write a double 5-5; the status once wrote it 4×5 beside the log's 5-5."""
+    live = Live()
+    referee = Referee(RefereeConfig(opening=OpeningChoice.STARTER_ROLLS))
+    live.referee(referee, referee.start("f0"))
+    dice = (("white", 5, False), ("white", 5, False))  # White starts with a double
+    live.referee(referee, referee.see(Scene.of(Position.start(), dice=dice), "f1"))
+    state = client(live, exports).get("/api/state").json()
+    assert state["status"] == "White to play 5-5"
+    assert [line["text"] for line in state["log"] if line["type"] == "roll"] == ["White roll 5-5"]
+    assert "×" not in state["status"]
 
 
 @pytest.mark.parametrize("mode", list(Mode))
