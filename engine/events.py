@@ -34,8 +34,10 @@ type                    keys besides ``type`` and ``frame``
                         (other moves the board fits as well: stacks, hidden pools or pins)
 ``no-play``             ``player``, ``dice``; ``stage``
 ``illegal``             ``player``, ``dice``, ``points`` (board points that differ from the
-                        nearest legal result), ``nearest`` (that result's move); ``bar`` (true
-                        when the bar differs too), ``by`` (as in ``accepted``)
+                        nearest legal result), ``nearest`` (that result's move); ``own_points``
+                        (the same points as the mover numbers them, as ``nearest`` is written,
+                        highest first), ``bar`` (true when the bar differs too), ``by`` (as in
+                        ``accepted``)
 ``corrected``           ``player``, ``to`` (``legal`` or ``start``)
 ``void-roll``           ``player`` (who rolled out of turn), ``dice``; ``seen`` [[colour, value,
                         cocked], ...] (the dice ignored until picked up), ``reason``
@@ -167,6 +169,8 @@ DIE: Check = "a die 1..6", _is_die
 CUBE: Check = f"a cube value 1, 2, 4, ... {MAX_CUBE}", lambda v: (
     _whole(v) and 1 <= v <= MAX_CUBE and not v & (v - 1))
 SCORE: Check = "[white, black] points", _is_pair
+POINTS: Check = "a list of points 1..24", lambda v: isinstance(v, list | tuple) and all(
+    _whole(p) and 1 <= p <= 24 for p in v)
 SEEN: Check = "a list of [colour, die 1..6, cocked]", lambda v: isinstance(v, list | tuple) and all(
     isinstance(d, list | tuple) and len(d) == 3 and d[0] in DICE_COLOURS and _is_die(d[1])
     and isinstance(d[2], bool) for d in v)
@@ -193,9 +197,7 @@ FIELDS: Mapping[str, Mapping[str, Check]] = {
                  "position": ("a position {points, bar, off}", _is_position), "stage": TEXT, "by": BY,
                  "position_id": TEXT, "match_id": TEXT, "ambiguous": TEXTS},
     "no-play": {"player": PLAYER, "dice": _dice(1, 4), "stage": TEXT},
-    "illegal": {"player": PLAYER, "dice": _dice(1, 4),
-                "points": ("a list of points 1..24", lambda v: isinstance(v, list | tuple) and all(
-                    _whole(p) and 1 <= p <= 24 for p in v)),
+    "illegal": {"player": PLAYER, "dice": _dice(1, 4), "points": POINTS, "own_points": POINTS,
                 "nearest": TEXT, "bar": FLAG, "by": BY},
     "corrected": {"player": PLAYER, "to": _one_of("legal", "start")},
     "void-roll": {"player": PLAYER, "dice": _dice(), "seen": SEEN, "reason": TEXT},

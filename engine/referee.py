@@ -46,8 +46,10 @@ from engine.play import Play
 from engine.player import Player
 from engine.position import Position
 from engine.scene import Scene
+from engine.step import own_point
 from engine.turn import Ask
 from engine.variants import STANDARD, Variant, find_variant
+from engine.wording import illegal_places
 
 
 class Mode(Enum):
@@ -1101,8 +1103,13 @@ class Referee:
                 and self._illegal.details.get("bar", False) == bar and by != "button"):
             return False  # the same error, still there
         self._flagged = scene
-        self._emit(out, "illegal", frame, player=game.progress.mover.label, dice=self._dice(), points=points,
-                   bar=bar, nearest=nearest, by=by)
+        mover = game.progress.mover
+        # The same points as the mover counts them, as `nearest` is written: the page and the
+        # status say both from the mover's side (the lamps light the board's own points).
+        track = game.variant.rules.track(mover)
+        own = sorted((own_point(point, mover, track) for point in points), reverse=True)
+        self._emit(out, "illegal", frame, player=mover.label, dice=self._dice(), points=points,
+                   own_points=own, bar=bar, nearest=nearest, by=by)
         return True
 
     def _accept(self, line: _Line, frame: str, out: list[Event], by: str, others: list[str]) -> None:
@@ -1205,10 +1212,7 @@ class Referee:
             return f"Wait: {self._note}"
         if self._illegal is not None:
             who = self._illegal["player"].capitalize()
-            where = ", ".join(str(p) for p in self._illegal["points"])
-            if self._illegal.details.get("bar"):
-                where = f"{where}, bar" if where else "bar"
-            return f"{who}: illegal, check points {where}"
+            return f"{who}: illegal, check {illegal_places(self._illegal.details)}"
         prefix = ""
         if self._verdict is not None:
             who = self._verdict["player"].capitalize()

@@ -51,3 +51,15 @@ def board_point(own: int, player: Player, track: Track | None = None) -> int:
     if track is None:
         track = ASCENDING if player is Player.WHITE else DESCENDING
     return track[own - 1]
+
+
+def own_point(point: int, player: Player, track: Track | None = None) -> int:
+    """``player``'s own number (1..24, as gnubg writes their moves) of rulebook ``point``, the
+    inverse of :func:`board_point`.  Every track runs over all 24 points.
+
+    >>> own_point(12, Player.WHITE), own_point(12, Player.BLACK)
+    (13, 12)
+    """
+    if track is None:
+        track = ASCENDING if player is Player.WHITE else DESCENDING
+    return track.index(point) + 1

@@ -13,12 +13,15 @@ The demo's page and pictures, and the web dashboard, show the same lines.
 'White roll 2-4 void: a die is cocked, throw both again'
 >>> describe(Event("void-roll", "f70", {"player": "white", "dice": [6, 6]}))
 'White roll 6-6 void: out of turn'
+>>> describe(Event("illegal", "f33", {"player": "white", "dice": [3, 1], "points": [12, 14],
+...                                   "own_points": [13, 11], "nearest": "8/5 6/5", "bar": False}))
+"White 3-1: ILLEGAL, check points 13, 11 (numbered from White's side); nearest legal play 8/5 6/5"
 """
 
 from __future__ import annotations
 
 from engine.events import Event
-from engine.wording import plural
+from engine.wording import illegal_places, plural
 
 #: The events the log shows (the rest, such as a die read or a lifted checker, are plumbing).
 SHOWN = ("opening", "roll", "rethrow", "undo", "no-play", "accepted", "illegal", "corrected", "reroll",
@@ -33,9 +36,9 @@ def describe(event: Event) -> str:
     if kind == "accepted":
         return f"{who} {dice}: {event['move'] or '(no move)'}  accepted"
     if kind == "illegal":
-        points = ", ".join(str(p) for p in event["points"])
+        # The points and the nearest legal play both from the mover's side, so they can be matched.
         nearest = event.details.get("nearest", "?")
-        return f"{who} {dice}: ILLEGAL, check points {points} (nearest legal: {nearest})"
+        return f"{who} {dice}: ILLEGAL, check {illegal_places(event.details)}; nearest legal play {nearest}"
     if kind == "opening":
         return f"Opening roll: White {event['white']}, Black {event['black']}"
     if kind == "game-over":

@@ -30,6 +30,7 @@ from engine.result import GameResult, ResultKind
 from engine.rules import HitRule
 from engine.scene import Scene
 from engine.selfplay import self_play
+from engine.step import board_point
 from engine.turn import Ask
 from engine.variants import STANDARD, VARIANTS, Variant
 
@@ -390,7 +391,7 @@ def test_an_illegal_play_is_flagged_on_the_differing_points_and_corrected_to_a_l
     events = referee.see(wrong)
     assert [e.type for e in events] == ["illegal"]
     assert events[0]["points"] == [12, 14] and events[0]["nearest"] == "8/5 6/5"
-    assert referee.status == "White: illegal, check points 12, 14"
+    assert referee.status == "White: illegal, check points 13, 11 (numbered from White's side)"
     plan = referee.lights
     assert plan.point(12).pattern is Pattern.BLINK and plan.point(12).colour == RED
     assert plan.point(14).colour == RED and plan["status"].colour == RED
@@ -401,6 +402,18 @@ def test_an_illegal_play_is_flagged_on_the_differing_points_and_corrected_to_a_l
     assert [(e.type, e.details.get("to")) for e in events] == [("corrected", "legal"), ("accepted", None)]
     assert events[1]["move"] == "8/5 6/5"
     assert referee.lights["status"].colour == GREEN
+
+
+def test_an_illegal_play_names_its_points_as_the_mover_counts_them_like_the_nearest_play() -> None:
+    """The event keeps the board's points (CONTRACT.md) and adds them in the mover's numbering,
+    the one ``nearest`` is written in, so a player can match the two."""
+    referee, dice = _opened()
+    wrong = _moved(_result("8/5 6/5"), {12: -1, 14: +1})
+    referee.see(Scene(wrong.points, dice=dice))
+    (event,) = referee.see(wrong)
+    assert event["points"] == [12, 14] and event["own_points"] == [13, 11]
+    assert sorted(board_point(own, Player.WHITE) for own in event["own_points"]) == event["points"]
+    assert Event.from_json(json.loads(json.dumps(event.to_json()))) == event  # as a journal keeps it
 
 
 def test_when_the_players_carry_on_past_an_illegal_play_the_nearest_legal_result_is_recorded() -> None:

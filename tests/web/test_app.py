@@ -14,6 +14,9 @@ import numpy as np
 import pytest
 from starlette.testclient import TestClient
 
+from engine.dice import Roll
+from engine.movegen import legal_plays
+from engine.player import Player
 from engine.position import Position
 from engine.referee import Mode, OpeningChoice, Referee, RefereeConfig
 from engine.scene import Scene
@@ -122,6 +125,25 @@ def test_a_double_reads_the_same_in_the_status_and_the_turn_log(exports: Path) -
     assert state["status"] == "White to play 5-5"
     assert [line["text"] for line in state["log"] if line["type"] == "roll"] == ["White roll 5-5"]
     assert "×" not in state["status"]
+
+
+def test_the_illegal_line_says_its_points_from_the_movers_side_as_the_nearest_play(exports: Path) -> None:
+    """The log once said board points 12, 14 beside the nearest play 8/5 6/5 from White's side."""
+    live = Live()
+    referee = Referee()
+    live.referee(referee, referee.start("f0"))
+    dice = (("white", 3, False), ("black", 1, False))
+    live.referee(referee, referee.see(Scene.of(Position.start(), dice=dice), "f1"))
+    points = list(legal_plays(Position.start(), Player.WHITE, Roll(3, 1)).parse("8/5 6/5").result.points)
+    points[11] -= 1  # a third checker moved as well: rulebook 12 to 14, White's 13 to 11
+    points[13] += 1
+    live.referee(referee, referee.see(Scene(tuple(points), dice=dice), "f2"))
+    live.referee(referee, referee.see(Scene(tuple(points)), "f3"))
+    state = client(live, exports).get("/api/state").json()
+    (line,) = [line for line in state["log"] if line["type"] == "illegal"]
+    assert line["text"] == ("White 3-1: ILLEGAL, check points 13, 11 (numbered from White's side); "
+                            "nearest legal play 8/5 6/5")
+    assert state["status"] == "White: illegal, check points 13, 11 (numbered from White's side)"
 
 
 @pytest.mark.parametrize("mode", list(Mode))
