@@ -1,7 +1,8 @@
 """What the service knows right now, for the web dashboard: the one meeting point of two threads.
 
 The service loop (one thread) publishes: the referee after every decision, the newest camera
-frame with what vision read in it, and faults of its parts.  The web server (another thread,
+frame with what vision read in it, faults of its parts, and a camera lost (its last picture is
+then stale).  The web server (another thread,
 its own event loop) reads `Live.snapshot` and waits for a newer `version`.  Everything the web
 side gets is an immutable value, so it never sees a referee half-way through a decision.
 
@@ -46,6 +47,26 @@ class LogLine:
         return {"frame": self.frame, "type": self.type, "text": self.text}
 
 
+def clock(when: float) -> str:
+    """``HH:MM:SS`` on the service's clock, as the camera picture's banner gives its frame's time."""
+    return time.strftime("%H:%M:%S", time.localtime(when))
+
+
+@dataclass(frozen=True, slots=True)
+class CameraLoss:
+    """The camera gives no frames since ``since`` (time.time()): the picture the page has is the
+    last one, of ``frame`` taken at ``taken`` (None: there was none), and it is stale."""
+
+    since: float
+    why: str
+    frame: str | None = None
+    taken: float | None = None
+
+    def to_json(self) -> dict[str, str | None]:
+        return {"since": clock(self.since), "why": self.why, "frame": self.frame,
+                "taken": None if self.taken is None else clock(self.taken)}
+
+
 @dataclass(frozen=True, slots=True)
 class Snapshot:
     """The referee's state as the players see it, at one `version`."""
@@ -68,6 +89,7 @@ class Snapshot:
     faults: tuple[tuple[str, str], ...] = ()  # (part, what is wrong), sorted by part
     journal: str = ""  # the file name of the match's journal
     frames: int = 0  # camera frames read since the service started
+    camera_lost: CameraLoss | None = None  # None while the camera gives frames
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -79,6 +101,7 @@ class Snapshot:
             "legal": list(self.legal), "log": [line.to_json() for line in self.log],
             "faults": {part: why for part, why in self.faults}, "journal": self.journal,
             "frames": self.frames,
+            "camera_lost": None if self.camera_lost is None else self.camera_lost.to_json(),
         }
 
 
@@ -169,8 +192,28 @@ class Live:
         with self._lock:
             self._camera = CameraView(image, observation, frame, time.time())
             self._camera_version += 1
+            if self._snapshot.camera_lost is not None:  # back: the pages drop their stale mark
+                self._replace(frames=self._snapshot.frames + 1, camera_lost=None)
+                return
             # Not a new snapshot version: a frame a tenth of a second must not wake every page.
             self._snapshot = replace(self._snapshot, frames=self._snapshot.frames + 1)
+
+    def camera_lost(self, why: str) -> None:
+        """The camera gives no frames (unplugged, cannot be opened, its recording ended): a fault,
+        and the picture the pages show is the last one, from before.  It stays lost until the
+        next frame comes (`camera`); the fault, until the service clears it."""
+        with self._lock:
+            lost = self._snapshot.camera_lost
+            if lost is not None and self._faults.get("camera") == why:
+                return  # the same again, at every retry: no news for the pages
+            if lost is None:
+                view = self._camera
+                lost = CameraLoss(time.time(), why, None if view is None else view.frame,
+                                  None if view is None else view.taken)
+            else:
+                lost = replace(lost, why=why)
+            self._faults["camera"] = why
+            self._replace(faults=tuple(sorted(self._faults.items())), camera_lost=lost)
 
     def calibrated(self, calibration: Any | None) -> None:
         """The calibration vision reads with now (vision.calibration.Calibration), or None."""

@@ -500,7 +500,7 @@ class Service:
                     # will not appear by itself, as a camera plugged in again would: waiting for
                     # it hung, silently.
                     raise ServiceError(f"camera: {err}") from err
-                self.live.fault("camera", str(err))
+                self.live.camera_lost(str(err))
                 self._camera_retry = self.clock() + RETRY_S
                 return None
             self._camera_open = self._camera_opened = True
@@ -509,7 +509,7 @@ class Service:
             shot = self.camera.read()
         except CameraLost as err:
             self.stats.camera_lost += 1
-            self.live.fault("camera", str(err))
+            self.live.camera_lost(str(err))
             self.camera.close()
             self._camera_open = False
             self._camera_retry = self.clock() + RETRY_S
@@ -521,7 +521,7 @@ class Service:
         if shot is None:
             if self.exit_at_end:
                 return None
-            self.live.fault("camera", f"{self.camera.description}: the recording has ended")
+            self.live.camera_lost(f"{self.camera.description}: the recording has ended")
             stop.wait(0.5)
             return None
         return shot

@@ -52,7 +52,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from pipgammon.board_svg import board_svg
-from pipgammon.live import CameraView, Live, Snapshot
+from pipgammon.live import CameraLoss, CameraView, Live, Snapshot, clock
 from pipgammon.web.pages import calibrate_page, dashboard_page, matches_page
 
 #: How long one wait for a new snapshot lasts: the longest an event stream takes to notice that
@@ -147,11 +147,13 @@ class Guard:
                                  "(the token is in the [web] section of the config)", 401)
 
 
-def camera_title(view: CameraView, calibrated: bool) -> str:
+def camera_title(view: CameraView, calibrated: bool, lost: CameraLoss | None = None) -> str:
     """The camera picture's banner: the frame, when, and that it was not read.  An uncalibrated
-    frame is not read at all, and the overlay's next line says why (it once blamed a hand)."""
+    frame is not read at all, and the overlay's next line says why (it once blamed a hand).
+    A picture kept after the camera was lost says so, opened at full size too."""
     read = "" if view.observation is not None or not calibrated else ": not read (something over the board?)"
-    return f"frame {view.frame} at {time.strftime('%H:%M:%S', time.localtime(view.taken))}{read}"
+    stale = "" if lost is None else f"LAST PICTURE, camera lost at {clock(lost.since)}: "
+    return f"{stale}frame {view.frame} at {clock(view.taken)}{read}"
 
 
 class _Pictures:
@@ -160,7 +162,7 @@ class _Pictures:
     def __init__(self, live: Live) -> None:
         self.live = live
         self._lock = threading.Lock()
-        self._made: dict[str, tuple[tuple[int, int], bytes]] = {}
+        self._made: dict[str, tuple[tuple[int, int, CameraLoss | None], bytes]] = {}
 
     def picture(self, kind: str) -> bytes | None:
         """JPEG of the newest frame: ``camera`` with what was read, ``calibration`` with the grid
@@ -171,14 +173,15 @@ class _Pictures:
         if view is None:
             return None
         calibration = self.live.calibration
-        key = (version, id(calibration))
+        lost = self.live.snapshot().camera_lost
+        key = (version, id(calibration), lost)
         with self._lock:
             made = self._made.get(kind)
             if made is not None and made[0] == key:
                 return made[1]
             if kind == "camera":
                 picture = overlay(view.image, calibration, view.observation,
-                                  title=camera_title(view, calibrated=calibration is not None))
+                                  title=camera_title(view, calibrated=calibration is not None, lost=lost))
             else:
                 title = "the calibration in use" if calibration is not None else "the camera"
                 picture = overlay(view.image, calibration, None, title=title)

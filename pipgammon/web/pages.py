@@ -64,6 +64,12 @@ ol.log li.accepted .t, ol.log li.corrected .t { color: #bfe8c9; }
 ol.log li.game-over, ol.log li.match-over { background: #3b3313; border-left: 4px solid var(--accent); }
 .empty { color: var(--dim); font-style: italic; }
 .camera img { width: 100%; height: auto; display: block; border-radius: 6px; background: #000; }
+.camera .frame { position: relative; }
+.camera.stale img { opacity: .35; filter: grayscale(1); }
+#camera-lost { position: absolute; top: 0; left: 0; right: 0; margin: 0; z-index: 1; padding: .45rem .6rem;
+  background: rgba(90, 23, 23, .92); border-bottom: 2px solid var(--bad); border-radius: 6px 6px 0 0;
+  font-size: .9rem; font-weight: 600; }
+.camera.stale .frame { min-height: 3.2rem; }
 .note { color: var(--dim); }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: .5rem .6rem; border-bottom: 1px solid var(--line); }
@@ -149,6 +155,13 @@ function render(s) {
   }
   if (s.log.length === 0) log.append(el("li", "empty", "nothing decided yet"));
   $("log-count").textContent = s.log.length ? "(" + s.log.length + ")" : "";
+  // A lost camera leaves its last picture on the page: dimmed, and said to be stale.
+  const lost = s.camera_lost;
+  $("camera-box").classList.toggle("stale", !!lost);
+  $("camera-lost").hidden = !lost;
+  if (lost) $("camera-lost").textContent = "Camera lost at " + lost.since + (lost.frame
+    ? ": this is its last picture, frame " + lost.frame + " at " + lost.taken : ": no picture yet")
+    + " (" + lost.why + ")";
   document.body.dataset.version = String(s.version);
 }
 render(JSON.parse($("initial").textContent));
@@ -194,8 +207,9 @@ def dashboard_page(state: dict[str, Any]) -> str:
   <div class="stack">
     <section class="panel" id="legal-box" hidden><h2>Legal plays</h2>
       <ol class="plays" id="legal"></ol></section>
-    <section class="panel camera"><h2>Camera</h2>
-      <a href="/camera.jpg" target="_blank"><img id="camera" alt="the camera's view" hidden></a>
+    <section class="panel camera" id="camera-box"><h2>Camera</h2>
+      <div class="frame"><p id="camera-lost" role="status" hidden></p>
+      <a href="/camera.jpg" target="_blank"><img id="camera" alt="the camera's view" hidden></a></div>
       <p id="camera-note" class="note">waiting for the camera</p></section>
     <section class="panel"><h2>Turn log <span id="log-count"></span></h2>
       <ol class="log" id="log"></ol></section>

@@ -33,7 +33,7 @@ from engine.events import Event
 from pipgammon.camera import CameraLost, FolderCamera, Shot
 from pipgammon.config import Config, parse_config
 from pipgammon.journal import load
-from pipgammon.live import Live
+from pipgammon.live import CameraLoss, Live
 from pipgammon.run_cli import add_parts
 from pipgammon.service import Service
 from vision.calibration import Calibration
@@ -151,11 +151,13 @@ class CutCamera:
         self.folder, self.away = folder, folder.with_name(folder.name + "-away")
         self.cut_after, self.back_after = cut_after, back_after
         self.reads = self.failed_opens = 0
+        self.on_failed_open: Callable[[], None] = lambda: None
 
     def open(self) -> None:
         try:
             self.inner.open()
         except CameraLost:
+            self.on_failed_open()
             self.failed_opens += 1
             if self.failed_opens == self.back_after:
                 self.away.rename(self.folder)
@@ -178,11 +180,17 @@ def test_a_camera_taken_away_and_put_back_loses_no_turn(game: Game, tmp_path: Pa
     service = _service(game, tmp_path / "state", frames=frames, camera=camera)
     faults: list[tuple[tuple[str, str], ...]] = []
     service.on_event.append(lambda event, referee: faults.append(service.live.snapshot().faults))
+    lost: list[CameraLoss | None] = []  # what the page shows while the camera is away
+    camera.on_failed_open = lambda: lost.append(service.live.snapshot().camera_lost)
     stats = service.run(threading.Event())
     assert stats.camera_lost == 1 and camera.failed_opens == 3
     _, events = _journal(tmp_path / "state")
     assert _judged(events) == _judged(game.truth)
     assert service.live.snapshot().faults == ()  # back, and said so
+    # Away, the page's picture is the last frame read, marked stale; back, the mark is gone.
+    assert len(lost) == 3 and all(loss is not None and loss.frame == lost[0].frame for loss in lost)
+    assert lost[0] is not None and lost[0].frame is not None and "frames" in lost[0].why
+    assert service.live.snapshot().camera_lost is None
 
 
 def test_a_lamp_driver_that_fails_is_reported_and_comes_back(game: Game, tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -391,6 +392,46 @@ def test_the_camera_banner_blames_a_hand_only_when_the_frame_was_calibrated() ->
     assert camera_title(view, calibrated=False).startswith("frame 00015.jpg at ")
     assert not camera_title(view, calibrated=False).endswith("?)")
     assert camera_title(view, calibrated=True).endswith(": not read (something over the board?)")
+
+
+def test_a_lost_camera_marks_its_last_picture_stale_until_a_frame_comes(exports: Path) -> None:
+    """The page once went on showing the last picture of a lost camera as if it were live."""
+    live = Live()
+    image = np.full((480, 640, 3), 90, np.uint8)
+    live.camera(image, None, "00041.jpg")
+    web = client(live, exports)
+    assert web.get("/api/state").json()["camera_lost"] is None
+    live_picture = web.get("/camera.jpg").content
+    why = "folder:/frames: the folder is gone"
+    before = live.snapshot().version
+    live.camera_lost(why)
+    live.camera_lost(why)  # every retry says it again: no news for the pages
+    assert live.snapshot().version == before + 1
+    state = web.get("/api/state").json()
+    lost = state["camera_lost"]
+    assert lost["why"] == why and lost["frame"] == "00041.jpg" and state["faults"] == {"camera": why}
+    assert re.fullmatch(r"\d\d:\d\d:\d\d", lost["since"]) and re.fullmatch(r"\d\d:\d\d:\d\d", lost["taken"])
+    # The page draws the mark from that state: a caption over the picture, and the picture dimmed.
+    html = web.get("/").text
+    assert '<p id="camera-lost" role="status" hidden>' in html and 'id="camera-box"' in html
+    assert ".camera.stale img { opacity: .35;" in html
+    assert 'classList.toggle("stale", !!lost)' in html and "this is its last picture, frame " in html
+    # The picture opened at full size says so in its banner (drawn again, not the cached live one).
+    assert web.get("/camera.jpg").content != live_picture
+    view = live.camera_view()[1]
+    assert view is not None and live.snapshot().camera_lost is not None
+    assert camera_title(view, calibrated=False, lost=live.snapshot().camera_lost).startswith(
+        f"LAST PICTURE, camera lost at {lost['since']}: frame 00041.jpg at ")
+    # A frame again: the mark goes (the fault is the service's to clear, when it opened the camera).
+    live.camera(image, None, "00042.jpg")
+    assert web.get("/api/state").json()["camera_lost"] is None
+
+
+def test_a_camera_lost_before_its_first_frame_has_no_picture_to_mark(exports: Path) -> None:
+    live = Live()
+    live.camera_lost("/dev/video0: no such device")
+    lost = client(live, exports).get("/api/state").json()["camera_lost"]
+    assert lost["frame"] is None and lost["taken"] is None and lost["why"] == "/dev/video0: no such device"
 
 
 def test_a_page_that_is_not_there_or_a_wrong_method_is_one_pipgammon_line(exports: Path) -> None:
