@@ -125,6 +125,53 @@ class MatchRecord:
     #: The final score [white, black] when the match is over.
     score: tuple[int, int] | None = None
 
+    @property
+    def is_finished(self) -> bool:
+        """A match is finished by its end (``match-over``).  A money session has no end event:
+        it is whole as far as it goes when it stopped between games."""
+        if self.length:
+            return self.winner is not None
+        return bool(self.games) and self.games[-1].is_over
+
+
+#: How an export that is not a whole match begins its note (`unfinished_note`); `says_unfinished`
+#: looks for it.
+UNFINISHED = "unfinished:"
+
+
+def unfinished_note(record: MatchRecord, players: tuple[str, str] = ("White", "Black")) -> str | None:
+    """One line saying that ``record`` is not a whole match, and where it stopped; None if it is.
+    A referee stopped mid-match (SIGTERM) writes what it has, and a reader must be able to tell.
+
+    >>> unfinished_note(MatchRecord(3, "standard", "auto", games=[GameRecord(2, (1, 0))]))
+    'unfinished: stopped in game 2 of the 3-point match, at White 1, Black 0'
+    >>> unfinished_note(MatchRecord(0, "standard", "auto"))
+    'unfinished: stopped before the first game of the money session'
+    """
+    if record.is_finished:
+        return None
+    what = f"the {record.length}-point match" if record.length else "the money session"
+    if not record.games:
+        return f"{UNFINISHED} stopped before the first game of {what}"
+    last = record.games[-1]
+    score = list(last.score)
+    if last.winner is not None:
+        score[last.winner] += last.points
+    return (f"{UNFINISHED} stopped in game {last.number} of {what}, at {players[0]} {score[0]}, "
+            f"{players[1]} {score[1]}")
+
+
+def says_unfinished(text: str) -> bool:
+    """Whether an export's text carries the note of `unfinished_note` (its first lines suffice):
+    in a ``.mat`` as a ``;`` comment on the first line, in a text record on the second.
+
+    >>> says_unfinished("; unfinished: stopped in game 2\\n 3 point match\\n")
+    True
+    >>> says_unfinished(" 3 point match\\n")
+    False
+    """
+    return any(line.removeprefix("; ").startswith(UNFINISHED) for line in text.splitlines()[:3])
+
 
 def _player(event: Event, index: int, key: str = "player") -> Player:
     value = event[key]
@@ -525,9 +572,14 @@ def _replay(record: MatchRecord, players: tuple[str, str]) -> list[_Replayed]:
 def to_mat(events: Iterable[Event], *, players: tuple[str, str] = ("White", "Black")) -> str:
     """The match as Jellyfish ``.mat`` text, White in the left column.  ``players`` are the
     names written for White and Black.  Only the standard game can be written: GNU
-    Backgammon replays the moves.  An unfinished game ends without a result line."""
+    Backgammon replays the moves.  An unfinished game ends without a result line, and a match
+    that is not whole begins with a comment line saying so (`unfinished_note`)."""
     record = read_record(events)
     lines = [f" {record.length} point match", ""]
+    note = unfinished_note(record, players)
+    if note is not None:
+        # A comment line, as gnubg's own .mat headers are ("; [Site ...]"): gnubg imports past it.
+        lines.insert(0, f"; {note}")
     for replayed in _replay(record, players):
         game = replayed.game
         lines.append(f" Game {game.number}")
@@ -619,6 +671,9 @@ def to_text(events: Iterable[Event], *, players: tuple[str, str] = ("White", "Bl
     length = f"{record.length}-point match" if record.length else "money session"
     lines = [f"pipgammon record: {record.variant}, {length}, opening {record.opening}"
              + (", Jacoby rule" if record.jacoby else ""), ""]
+    note = unfinished_note(record, players)
+    if note is not None:
+        lines.insert(1, note)
     for game in record.games:
         crawford = " (Crawford game)" if game.crawford else ""
         lines.append(f"Game {game.number}{crawford}: {names[Player.WHITE]} {game.score[0]}, "

@@ -293,6 +293,7 @@ def _median(values: list[float]) -> float:
 
 
 def cmd_replay(args: argparse.Namespace, out: IO[str]) -> int:
+    from engine.records import read_record
     from pipgammon.vision_cli import _load_calibration
 
     source = Path(args.frames)
@@ -321,12 +322,14 @@ def cmd_replay(args: argparse.Namespace, out: IO[str]) -> int:
     except (FrameSourceError, JournalError) as err:
         raise ReplayError(str(err)) from err
     target = export(events, Path(args.export), config.variant.name)
+    unfinished = "" if read_record(events).is_finished else " (unfinished: the frames end before the match)"
     stats = replay.stats
     resumed = f"resumed after {plural(stats.skipped_on_resume, 'frame')}; " if stats.skipped_on_resume else ""
     print(f"{resumed}replayed {plural(stats.frames, 'frame')} ({stats.read} read, "
           f"{plural(stats.stable, 'stable scene')}, median {_median(stats.read_ms):.1f} ms a frame read), "
           f"{plural(stats.events, 'event')} to {args.events}; "
-          f"verdict latency median {_median(stats.verdict_ms):.1f} ms; match written to {target}", file=out)
+          f"verdict latency median {_median(stats.verdict_ms):.1f} ms; match written to {target}{unfinished}",
+          file=out)
     print(f"status: {replay.referee.status}", file=out)
     return 0
 

@@ -134,11 +134,15 @@ def cmd_run(args: argparse.Namespace, out: IO[str]) -> int:
           f"{plural(stats.stable, 'scene')} judged, {plural(stats.events, 'event')} journaled, "
           f"{plural(stats.matches, 'match', 'matches')} started, "
           f"camera lost {plural(stats.camera_lost, 'time')}; "
-          f"exported: {', '.join(str(p) for p in stats.exported) or 'nothing'}",
+          f"exported: {', '.join(_exported(p, stats.unfinished) for p in stats.exported) or 'nothing'}",
           file=out, flush=True)
     if stats.faults:
         print("faults: " + ", ".join(f"{part} {n}x" for part, n in sorted(stats.faults.items())), file=out)
     return 0
+
+
+def _exported(path: Path, unfinished: list[Path]) -> str:
+    return f"{path} (unfinished: stopped mid-match)" if path in unfinished else str(path)
 
 
 def add_commands(sub: Any) -> None:

@@ -77,6 +77,7 @@ class ServiceStats:
     events: int = 0  # events journaled by this run
     matches: int = 0  # matches started by this run (a resumed one not counted)
     exported: list[Path] = field(default_factory=list)
+    unfinished: list[Path] = field(default_factory=list)  # of those, matches written before their end
     camera_lost: int = 0  # times the camera went away
     faults: dict[str, int] = field(default_factory=dict)  # part -> times it failed
     resumed: str | None = None  # the journal resumed at start-up
@@ -384,7 +385,7 @@ class Service:
         """The match so far as .mat (or .txt for variants) beside the others, named as its journal."""
         if self._referee is None or self._journal_path is None:
             return
-        from engine.records import RecordError
+        from engine.records import RecordError, read_record
         from pipgammon.replay import ReplayError, export
 
         folder = self.config.storage.export_dir
@@ -397,6 +398,13 @@ class Service:
             return
         if target not in self.stats.exported:
             self.stats.exported.append(target)
+        # As the export's own note has it (a money session stopped between games is whole); a
+        # match resumed and finished after a stop is written again, whole.
+        if read_record(self._referee.events).is_finished:
+            if target in self.stats.unfinished:
+                self.stats.unfinished.remove(target)
+        elif target not in self.stats.unfinished:
+            self.stats.unfinished.append(target)
 
     def _close_journal(self) -> None:
         if self._journal is not None:

@@ -51,6 +51,7 @@ from starlette.responses import (
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from engine.records import says_unfinished
 from pipgammon.board_svg import board_svg
 from pipgammon.live import CameraLoss, CameraView, Live, Snapshot, clock
 from pipgammon.web.pages import calibrate_page, dashboard_page, matches_page
@@ -190,8 +191,13 @@ class _Pictures:
             return data
 
 
+#: Bytes read from the head of each export to find its "unfinished" note (`says_unfinished`).
+HEAD_BYTES = 512
+
+
 def list_matches(exports: Path) -> list[dict[str, Any]]:
-    """The exported matches in ``exports``, newest first: name, size (bytes), modified (ISO, UTC)."""
+    """The exported matches in ``exports``, newest first: name, size (bytes), modified (ISO, UTC),
+    and unfinished: written when the service stopped mid-match (the export's first lines say so)."""
     try:
         # A symlink could point anywhere: only the files the service wrote are offered.
         entries = [p for p in exports.iterdir()
@@ -202,13 +208,16 @@ def list_matches(exports: Path) -> list[dict[str, Any]]:
     for path in entries:
         try:
             stat = path.stat()
+            with path.open("rb") as handle:
+                head = handle.read(HEAD_BYTES).decode("utf-8", "replace")
         except OSError:
             continue  # removed while listing
-        found.append((stat.st_mtime, path.name, stat.st_size))
+        found.append((stat.st_mtime, path.name, stat.st_size, says_unfinished(head)))
     found.sort(key=lambda f: (-f[0], f[1]))
     return [{"name": name, "size": size,
-             "modified": datetime.fromtimestamp(mtime, UTC).isoformat(timespec="seconds")}
-            for mtime, name, size in found]
+             "modified": datetime.fromtimestamp(mtime, UTC).isoformat(timespec="seconds"),
+             "unfinished": unfinished}
+            for mtime, name, size, unfinished in found]
 
 
 def create_app(live: Live, *, exports: Path, token: str | None, calibrate: Calibrate | None = None,

@@ -51,6 +51,7 @@ main { padding: .8rem 1rem 2rem; max-width: 1500px; margin: 0 auto; }
 .die.cocked { transform: rotate(18deg); border-color: var(--bad); }
 .badge { font-size: .72rem; background: var(--accent); color: #111; border-radius: 4px; padding: 0 .35em;
   margin-left: .35em; vertical-align: .1em; }
+.badge.unfinished { background: var(--bad); color: #fff; }
 #faults { background: #5a1717; border: 2px solid var(--bad); border-radius: 10px; padding: .6rem .9rem;
   margin-bottom: 1rem; font-weight: 600; }
 #faults ul { margin: .2rem 0 0; padding-left: 1.2rem; }
@@ -223,11 +224,16 @@ def _size(size: int) -> str:
     return f"{size} B" if size < 1024 else f"{size / 1024:.1f} KB"
 
 
+_UNFINISHED = ('<span class="badge unfinished" title="written when the service stopped mid-match">'
+               "unfinished</span>")
+
+
 def matches_page(matches: list[dict[str, Any]]) -> str:
     """The exported matches (`app.list_matches`), each a download link."""
     if matches:
         rows = "".join(
-            f'<tr><td><a href="/matches/{escape(m["name"])}" download>{escape(m["name"])}</a></td>'
+            f'<tr><td><a href="/matches/{escape(m["name"])}" download>{escape(m["name"])}</a>'
+            + (_UNFINISHED if m.get("unfinished") else "") + "</td>"
             f'<td class="num">{_size(m["size"])}</td>'
             f'<td>{escape(m["modified"][:19].replace("T", " "))}</td></tr>'
             for m in matches)
@@ -235,7 +241,12 @@ def matches_page(matches: list[dict[str, Any]]) -> str:
                 f"<tbody>{rows}</tbody></table>"
     else:
         table = '<p class="empty">No match has been exported yet: one is written when a match ends.</p>'
-    body = (f'<section class="panel"><h2>Recorded matches</h2>{table}'
+    unfinished = ('<p class="note"><span class="badge unfinished">unfinished</span> the service was stopped '
+                  "before the match ended and wrote what it had: the game in play is there up to its last "
+                  "accepted play, with no result. When the service starts again it resumes the newest "
+                  "unfinished match, and writes its file again, whole, when it ends.</p>"
+                  if any(m.get("unfinished") for m in matches) else "")
+    body = (f'<section class="panel"><h2>Recorded matches</h2>{table}{unfinished}'
             f'<p class="note">.mat files open in GNU Backgammon (File \u2192 Import); '
             f"variants gnubg cannot replay are kept as .txt records.</p></section>")
     return _page("pipgammon: matches", "/matches", body)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 
@@ -9,7 +10,7 @@ import pytest
 
 from engine.events import Event
 from engine.game import OpeningRule
-from engine.records import RecordError, events_from_selfplay, read_record, to_mat, to_text
+from engine.records import RecordError, events_from_selfplay, read_record, says_unfinished, to_mat, to_text
 from engine.selfplay import self_play
 from engine.variants import VARIANTS
 
@@ -113,6 +114,37 @@ def test_a_journal_ending_before_a_play_leaves_the_roll_out_of_the_mat() -> None
     mat = to_mat(stream)
     assert mat.splitlines()[-1] == "  1) 31: 8/5 6/5"
     assert "6-4: (play not finished)" in to_text(stream)
+
+
+def test_a_match_cut_before_its_end_says_so_on_its_first_lines_and_a_whole_one_does_not() -> None:
+    """A referee stopped mid-match (SIGTERM) exports what it has; a reader must tell it from a
+    whole match.  The .mat says it on a comment line (gnubg imports past it: tests/oracle)."""
+    whole = selfplay_events(3, 3)
+    cut = whole[:next(i for i, e in enumerate(whole) if e.type == "game-over") + 3]
+    assert read_record(whole).is_finished and not read_record(cut).is_finished
+    assert not says_unfinished(to_mat(whole)) and not says_unfinished(to_text(whole))
+    assert "unfinished" not in to_mat(whole) + to_text(whole)
+    game = read_record(cut).games[-1]
+    note = (f"unfinished: stopped in game 2 of the 3-point match, at White {game.score[0]}, "
+            f"Black {game.score[1]}")
+    assert to_mat(cut).splitlines()[:2] == [f"; {note}", " 3 point match"]
+    assert to_text(cut).splitlines()[1] == note
+    named = to_mat(cut, players=("Ann", "Bob")).splitlines()[0]
+    assert named.endswith(f"at Ann {game.score[0]}, Bob {game.score[1]}")
+    assert says_unfinished(to_mat(cut)) and says_unfinished(to_text(cut))
+
+
+def test_a_money_session_is_whole_between_games_and_unfinished_in_one() -> None:
+    events: list[Event] = []
+    for event in events_from_selfplay(self_play(random.Random(31), 0)):
+        events.append(event)
+        if sum(e.type == "game-over" for e in events) == 2:
+            break
+    assert not says_unfinished(to_mat(events))  # a session has no end: stopped between games, it is whole
+    in_a_game = list(itertools.islice(events_from_selfplay(self_play(random.Random(31), 0)), len(events) + 4))
+    assert read_record(in_a_game).games[-1].number == 3 and not read_record(in_a_game).games[-1].is_over
+    assert to_text(in_a_game).splitlines()[1].startswith("unfinished: stopped in game 3 of the money session")
+    assert says_unfinished(to_mat(in_a_game))
 
 
 def test_no_play_is_written_as_the_dice_alone() -> None:

@@ -124,6 +124,10 @@ def test_an_unfinished_game_imports_up_to_its_last_play(gnubg, tmp_path: Path) -
     cut = next(i for i, e in enumerate(events) if e.type == "roll" and i > 40)
     path = tmp_path / "unfinished.mat"
     path.write_text(to_mat(events[: cut + 1]))
+    # It says it is unfinished on a comment line first, as gnubg's own headers are; gnubg reads past it.
+    assert path.read_text().startswith("; unfinished: stopped in game 1 of the 3-point match")
     (case,) = gnubg("gnubg_import_match", [{"path": str(path), "jacoby": False}])
+    assert case["match"] is not None, case.get("error")
+    assert case["match"]["match-info"]["match-length"] == 3
     moves = [a for a in case["match"]["games"][0]["game"] if a["action"] == "move"]
     assert len(moves) == sum(e.type in ("accepted", "no-play") for e in events[:cut])

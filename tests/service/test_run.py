@@ -126,7 +126,9 @@ def test_the_service_referees_a_recorded_game_as_its_truth_says(game: Game, tmp_
     # Stopped mid-match (the recording ended): the match so far is exported beside the journal.
     (mat,) = stats.exported
     assert mat == tmp_path / "exports" / (path.stem + ".mat")
-    assert mat.read_text().startswith(" 1 point match")
+    assert stats.unfinished == [mat]  # and it says so, on a comment line gnubg reads past
+    assert mat.read_text().startswith("; unfinished: stopped in game 1 of the 1-point match, at White 0, "
+                                      "Black 0\n 1 point match")
 
 
 def test_a_match_begins_only_when_the_board_is_set_up(game: Game, tmp_path: Path) -> None:
@@ -425,7 +427,9 @@ def test_pipgammon_run_tells_systemd_and_stops_cleanly_on_sigterm(
     assert any(e.type == "accepted" for e in events)
     judged = _judged(events)
     assert judged == _judged(game.truth)[:len(judged)]  # every line decided, each one right
-    assert (state / "exports" / (path.stem + ".mat")).exists()
+    mat = state / "exports" / (path.stem + ".mat")
+    assert mat.read_text().startswith("; unfinished: ")  # written on SIGTERM, mid-match
+    assert f"exported: {mat} (unfinished: stopped mid-match)" in out
     assert "stopped after" in out and "events journaled" in out
     assert page["journal"] == path.name and page["log"] and "<svg" in page["svg"]
     assert f"dashboard: http://127.0.0.1:{web_port}" in out

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import random
 import re
 import threading
 from collections.abc import Callable
@@ -19,8 +20,10 @@ from engine.dice import Roll
 from engine.movegen import legal_plays
 from engine.player import Player
 from engine.position import Position
+from engine.records import events_from_selfplay, to_mat, to_text
 from engine.referee import Mode, OpeningChoice, Referee, RefereeConfig
 from engine.scene import Scene
+from engine.selfplay import self_play
 from pipgammon.live import CameraView, Live
 from pipgammon.web.app import COOKIE, camera_title, create_app, session_value
 from vision.observation import observe
@@ -211,13 +214,37 @@ def test_matches_are_listed_newest_first_and_downloaded(exports: Path) -> None:
     web = client(Live(), exports)
     listed = web.get("/api/matches").json()
     assert [m["name"] for m in listed] == ["new.mat", "eureka.txt", "old.mat"]
-    assert listed[0] == {"name": "new.mat", "size": 12, "modified": "2023-11-14T22:21:40+00:00"}
+    assert listed[0] == {"name": "new.mat", "size": 12, "modified": "2023-11-14T22:21:40+00:00",
+                         "unfinished": False}
     page = web.get("/matches").text
     assert page.index("new.mat") < page.index("eureka.txt") < page.index("old.mat")
     assert 'href="/matches/new.mat" download' in page
     got = web.get("/matches/new.mat")
     assert got.status_code == 200 and got.text == "; new match\n"
     assert got.headers["content-disposition"] == 'attachment; filename="new.mat"'
+
+
+def test_a_match_written_before_its_end_is_listed_as_unfinished(exports: Path) -> None:
+    """A stop mid-match (SIGTERM) writes the match so far; it was listed like a whole one."""
+    whole = list(events_from_selfplay(self_play(random.Random(3), 3)))
+    cut = whole[:60]
+    (exports / "match-20240101-100000.mat").write_text(to_mat(whole))
+    (exports / "match-20240101-110000.mat").write_text(to_mat(cut))
+    (exports / "match-20240101-120000.txt").write_text(to_text(cut))
+    for stamp, name in enumerate(("match-20240101-100000.mat", "match-20240101-110000.mat",
+                                  "match-20240101-120000.txt")):
+        os.utime(exports / name, (1_700_000_000 + stamp, 1_700_000_000 + stamp))
+    web = client(Live(), exports)
+    listed = web.get("/api/matches").json()
+    assert [(m["name"], m["unfinished"]) for m in listed] == [
+        ("match-20240101-120000.txt", True), ("match-20240101-110000.mat", True),
+        ("match-20240101-100000.mat", False)]
+    html = web.get("/matches").text
+    rows = html[html.index("<tbody>"):html.index("</tbody>")].split("<tr>")[1:]
+    assert ["badge unfinished" in row for row in rows] == [True, True, False]
+    assert "the service was stopped before the match ended" in html
+    # The files themselves are served as written.
+    assert web.get("/matches/match-20240101-110000.mat").text == to_mat(cut)
 
 
 def test_no_exports_folder_yet_lists_nothing(tmp_path: Path) -> None:
