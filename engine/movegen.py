@@ -14,7 +14,7 @@ from typing import Protocol
 
 from engine.dice import Roll
 from engine.errors import IllegalPlayError
-from engine.notation import parse_move
+from engine.notation import Paths, parse_move
 from engine.play import Play
 from engine.player import Player
 from engine.position import REL_BAR, REL_OFF, REL_OPP_BAR, Position, RelativeBoard
@@ -142,6 +142,10 @@ class StandardMoves:
     def generate(self, board: RelativeBoard) -> Reached:
         return generate(board, self.roll)
 
+    def paths(self, board: RelativeBoard) -> Paths:
+        """One checker may use both dice, so its steps are written as one path."""
+        return Paths.JOINED
+
     def replay(self, board: RelativeBoard, path: tuple[int, ...]) -> tuple[Step, ...]:
         """The :class:`Step` objects of a generated path (ends and hits worked out again)."""
         steps = []
@@ -163,6 +167,8 @@ class Moves(Protocol):
     def label(self) -> str: ...
 
     def generate(self, board: RelativeBoard) -> Reached: ...
+
+    def paths(self, board: RelativeBoard) -> Paths: ...
 
     def replay(self, board: RelativeBoard, path: tuple[int, ...]) -> tuple[Step, ...]: ...
 
@@ -203,9 +209,10 @@ class LegalPlays:
     def _compute(self) -> dict[Position, Play]:
         if self._plays is None:
             self._plays = {}
+            paths = self.moves.paths(self._board)
             for board, path in self._boards().items():
                 result = self._result(board)
-                self._plays[result] = Play(self.player, self.moves.replay(self._board, path), result)
+                self._plays[result] = Play(self.player, self.moves.replay(self._board, path), result, paths)
         return self._plays
 
     def __iter__(self) -> Iterator[Play]:

@@ -9,6 +9,7 @@ matches against the legal plays.
 from __future__ import annotations
 
 import re
+from enum import Enum
 from itertools import pairwise
 from typing import NamedTuple
 
@@ -25,12 +26,21 @@ class Segment(NamedTuple):
     via: tuple[int, ...] = ()
 
 
+class Paths(Enum):
+    """Which steps :func:`format_steps` writes as one checker's path."""
+
+    #: A step that starts where an earlier one ended goes on with that checker (gnubg).
+    JOINED = "joined"
+    #: Every step moves a checker of its own (Puff while checkers are still to enter).
+    APART = "apart"
+
+
 def _name(point: int) -> str:
     return EDGE_NAMES.get(point, str(point))
 
 
-def format_steps(steps: tuple[Step, ...] | list[Step]) -> str:
-    """Write steps as gnubg does.
+def format_steps(steps: tuple[Step, ...] | list[Step], grouping: Paths = Paths.JOINED) -> str:
+    """Write steps as gnubg does; with :attr:`Paths.APART`, one path per step.
 
     >>> format_steps([Step(24, 18, 6), Step(13, 10, 3)])
     '24/18 13/10'
@@ -40,6 +50,8 @@ def format_steps(steps: tuple[Step, ...] | list[Step]) -> str:
     '24/21*/18'
     >>> format_steps([Step(BAR, 22, 3, hit=True), Step(6, OFF, 6)])
     'bar/22* 6/off'
+    >>> format_steps([Step(POOL, 23, 2), Step(23, 19, 4)], Paths.APART)
+    'in/23 23/19'
     """
     # Steps that act on a point in place (Doublets' towers) are written "unstack 3".
     special = [f"{s.kind} {_name(s.start)}" for s in steps if s.kind]
@@ -50,7 +62,7 @@ def format_steps(steps: tuple[Step, ...] | list[Step]) -> str:
         first = remaining.pop(0)
         path = [(first.start, False), (first.end, first.hit)]
         # Follow the same checker: a later step that starts where this one ended.
-        while path[-1][0] != OFF:
+        while grouping is Paths.JOINED and path[-1][0] != OFF:
             following = next((s for s in remaining if s.start == path[-1][0]), None)
             if following is None:
                 break

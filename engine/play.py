@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.notation import format_steps
+from engine.notation import Paths, format_steps
 from engine.player import Player
 from engine.position import Position
 from engine.step import Step
@@ -21,6 +21,9 @@ class Play:
     player: Player
     steps: tuple[Step, ...]
     result: Position
+    #: How the steps group into checkers for :attr:`notation`: apart where no checker may use
+    #: two numbers (Puff while checkers are still to enter).
+    paths: Paths = Paths.JOINED
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Play):
@@ -33,7 +36,7 @@ class Play:
     @property
     def notation(self) -> str:
         """gnubg's notation, e.g. ``"24/18 13/10"``; an empty play is ``""``."""
-        return format_steps(self.steps)
+        return format_steps(self.steps, self.paths)
 
     @property
     def hits(self) -> int:

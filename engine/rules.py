@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from enum import Enum
 from itertools import permutations
 
+from engine.notation import Paths
 from engine.player import Player
 from engine.position import (
     ASCENDING,
@@ -260,12 +261,19 @@ class StageMoves:
     def label(self) -> str:
         return self.stage.text
 
+    def paths(self, board: RelativeBoard) -> Paths:
+        """Apart while checkers wait to enter under Puff's "two dice, two checkers": then no
+        checker moves twice in the stage, so a step from where another ended is another checker."""
+        if self.rules.split_while_entering and board[REL_POOL] > 0:
+            return Paths.APART
+        return Paths.JOINED
+
     def generate(self, board: RelativeBoard) -> Reached:
         dice = self.stage.dice
         orders = [dice] if self.stage.in_order else sorted(set(permutations(dice)), reverse=True)
         by_count: list[Reached] = [{} for _ in range(len(dice) + 1)]
         seen: set[tuple[RelativeBoard, int, tuple[int, ...], tuple[int, ...]]] = set()
-        split = self.rules.split_while_entering and board[REL_POOL] > 0
+        split = self.paths(board) is Paths.APART
 
         def visit(current: RelativeBoard, order: tuple[int, ...], path: tuple[int, ...],
                   fresh: tuple[int, ...]) -> None:

@@ -9,11 +9,11 @@ import pytest
 from engine.dice import Roll
 from engine.errors import IllegalPlayError, NotationError
 from engine.movegen import legal_plays
-from engine.notation import format_steps, parse_move
+from engine.notation import Paths, format_steps, parse_move
 from engine.player import Player
 from engine.position import Position
 from engine.sampling import Kind, random_position, random_roll
-from engine.step import BAR, OFF, Step
+from engine.step import BAR, OFF, POOL, Step
 
 
 def test_writes_the_four_forms_of_the_issue() -> None:
@@ -28,6 +28,14 @@ def test_a_hit_mark_goes_on_the_first_path_through_the_point() -> None:
     assert format_steps([Step(5, 1, 4, True), Step(4, 1, 3)]) == "5/1* 4/1"
     steps = [Step(17, 14, 3, True), Step(14, 11, 3), Step(17, 14, 3), Step(14, 11, 3)]
     assert format_steps(steps) == "17/14*/11(2)"
+
+
+def test_steps_kept_apart_are_one_path_each_and_still_counted() -> None:
+    """Puff while entering: no checker uses two numbers, so nothing is joined."""
+    steps = [Step(POOL, 21, 4), Step(21, 17, 4), Step(POOL, 21, 4), Step(21, 17, 4, hit=True)]
+    assert format_steps(steps) == "in/17*(2)"
+    assert format_steps(steps, Paths.APART) == "in/21(2) 21/17*(2)"
+    assert format_steps([Step(23, 21, 2), Step(21, 17, 4)], Paths.APART) == "23/21 21/17"
 
 
 @pytest.mark.parametrize(

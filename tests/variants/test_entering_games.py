@@ -311,6 +311,42 @@ def test_russian_puff_keeps_puffs_two_checkers_while_entering() -> None:
     Puff only adds the choice to move instead of entering."""
     found = plays("russian-puff", "W 23:1 21:1 pool:13 | B pool:15", W, "4-2")
     # 21 → 19 → 15 can only be one checker using both dice: not while checkers wait to enter.
-    # ("23/17" and "in/19" remain: written as one path, they are two checkers' moves.)
     assert "21/15" not in found
-    assert "in/23 in/21" in found and "23/17" in found
+    assert "in/23 in/21" in found and "23/21 21/17" in found
+
+
+@pytest.mark.parametrize(
+    ("variant", "text", "player", "roll", "written"),
+    [
+        # One checker enters on 23 with the 2, another moves 23 → 19 with the 4: not "in/19",
+        # which would be one checker entering on 19, a number no die shows.
+        ("russian-puff", "W 23:1 21:1 pool:13 | B pool:15", W, "4-2",
+         {"in/23 23/19", "23/21 21/17", "in/23 21/17", "in/21 23/21", "23/19 21/19", "in/23 in/21"}),
+        ("long-russian-puff", "W pool:15 | B 4:1 2:1 pool:13", B, "3-2",
+         {"in/23 23/20", "23/21 21/18", "in/23 21/18", "in/22 23/21", "23/20 21/19", "in/22 21/19",
+          "in/23 in/22"}),
+        # Puff: the last checker enters on 24 with the 1; the 2 must move another one, from 24.
+        ("puff", "W 19:14 pool:1 | B pool:15", W, "2-1", {"in/24 19/17"}),
+        ("puff", "W 24:14 pool:1 | B pool:15", W, "2-1", {"in/24 24/22"}),
+        ("long-puff", "W pool:15 | B 1:14 pool:1", B, "2-1", {"in/24 24/22"}),
+    ],
+)
+def test_puff_notation_names_each_checker_while_entering(
+    variant: str, text: str, player: Player, roll: str, written: set[str]
+) -> None:
+    """While checkers wait to enter, "müssen beide Würfel auf 2 Steine verteilt werden": every
+    number moves a checker of its own, so a play is written one path per checker, and each text
+    reads back to its play."""
+    moves = find_variant(variant).legal_plays(board(variant, text), player, Roll.parse(roll))
+    assert {play.notation for play in moves} == written
+    for play in moves:
+        assert len(play.notation.split()) == len(play.steps)
+        assert moves.parse(play.notation) == play
+
+
+def test_a_checker_entered_by_the_dice_may_go_on_where_no_rule_splits_the_dice() -> None:
+    """Acey Deucey, French 1 and Russian have no "two dice, two checkers" rule: one checker may
+    enter and go on with the other number, and gnubg writes that as one path (``bar/20``)."""
+    assert "in/22" in plays("acey-deucey", "W pool:15 | B pool:15", W, "2-1")
+    assert "in/20" in plays("french-1", "W 19:14 pool:1 | B pool:15", W, "3-2")
+    assert "in/20" in plays("russian", "W 19:14 pool:1 | B pool:15", W, "3-2")
