@@ -42,6 +42,7 @@ from engine.game import Game, OpeningRule, Phase
 from engine.gnubg_id import position_id
 from engine.lights import AMBER, BLUE, GREEN, RED, WHITE, Light, LightPlan
 from engine.match import Match
+from engine.movegen import LegalPlays
 from engine.play import Play
 from engine.player import Player
 from engine.position import Position
@@ -455,7 +456,7 @@ class Referee:
             self._snapshot(match, before_roll)
             player = Player.from_label(d["player"])
             if kind == "accepted":
-                play = _find_play(list(game.legal_plays()), str(d["move"]), d.get("position"))
+                play = _find_play(game.legal_plays(), str(d["move"]), d.get("position"))
                 self._undo_player = player
             else:
                 plays = list(game.legal_plays())
@@ -1398,15 +1399,21 @@ def _contains(dice: tuple[tuple[str, int, bool], ...], wanted: tuple[tuple[str, 
     return all(have[die] >= count for die, count in Counter(wanted).items())
 
 
-def _find_play(plays: list[Play], move: str, position: Any) -> Play:
-    """The legal play a journal's accepted event names (its notation; its position breaks ties)."""
+def _find_play(legal: LegalPlays, move: str, position: Any) -> Play:
+    """The legal play a journal's accepted event names (its notation; its position breaks ties).
+    A move written otherwise is read as notation: journals from before 2026-11-29 wrote Puff's
+    entering plays with two checkers joined in one path ("in/19" for "in/23 23/19")."""
+    plays = list(legal)
     wanted = " ".join(move.split())
     named = [p for p in plays if p.notation == wanted]
     if len(named) > 1 and isinstance(position, dict):
         named = [p for p in named if list(p.result.points) == list(position.get("points", []))] or named
     if not named:
-        raise IllegalActionError(f"{move!r} is not a legal play now; legal: "
-                                 f"{', '.join(p.notation or '(no move)' for p in plays[:12])}")
+        try:
+            return legal.parse(wanted)
+        except EngineError as err:
+            raise IllegalActionError(f"{move!r} is not a legal play now; legal: "
+                                     f"{', '.join(p.notation or '(no move)' for p in plays[:12])}") from err
     return named[0]
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import re
 from dataclasses import dataclass, field
 
 import pytest
@@ -1136,6 +1137,24 @@ def test_every_variant_game_is_refereed_end_to_end(name: str) -> None:
         assert handed > 0
     # The journal alone brings a referee back to the end of the game.
     journal = [Event.from_json(json.loads(json.dumps(e.to_json()))) for e in events]
+    assert Referee.resume(RefereeConfig(), journal).match == referee.match
+
+
+def test_a_journal_that_wrote_puffs_entering_plays_as_one_path_still_resumes() -> None:
+    """Until 2026-11-29 a Russian Puff play that entered a checker on 19 and moved another from
+    19 on was written "in/17"; it is "in/19 19/17" now.  A journal with the old text resumes."""
+    variant = VARIANTS["russian-puff"]
+    script = build_script(1, variant, length=1, opening=OpeningRule.STARTER_ROLLS)
+    referee, events = run(script, RefereeConfig(variant=variant, match_to=1))
+    lines = [json.loads(json.dumps(e.to_json())) for e in events]
+    joined = 0
+    for line in lines:
+        found = re.fullmatch(r"in/(\d+) \1/(\d+)", str(line.get("move", "")))
+        if line["type"] == "accepted" and found:
+            line["move"] = f"in/{found.group(2)}"
+            joined += 1
+    assert joined
+    journal = [Event.from_json(line) for line in lines]
     assert Referee.resume(RefereeConfig(), journal).match == referee.match
 
 
