@@ -39,6 +39,43 @@ def _name(point: int) -> str:
     return EDGE_NAMES.get(point, str(point))
 
 
+def _paths_by_start(steps: list[Step]) -> list[list[tuple[int, bool]]]:
+    """Moving forward only: from the highest start down, each step goes on with a path that
+    ended where it starts (gnubg's paths).  A checker there either stood there or arrived from a
+    higher point, so this order is always one the play could have been made in."""
+    remaining = sorted(steps, key=lambda s: (s.start, s.end), reverse=True)
+    paths: list[list[tuple[int, bool]]] = []
+    while remaining:
+        first = remaining.pop(0)
+        path = [(first.start, False), (first.end, first.hit)]
+        # Follow the same checker: a later step that starts where this one ended.
+        while path[-1][0] != OFF:
+            following = next((s for s in remaining if s.start == path[-1][0]), None)
+            if following is None:
+                break
+            remaining.remove(following)
+            path.append((following.end, following.hit))
+        paths.append(path)
+    return paths
+
+
+def _paths_as_played(steps: list[Step]) -> list[list[tuple[int, bool]]]:
+    """With a backward step (Rückwärts) the highest start may be a point a checker only passed
+    through ("11/10 8/11" for 8/11/10).  In the order played, a step goes on with a path that
+    ended where it starts, and otherwise starts a path where a checker stood before the play."""
+    paths: list[list[tuple[int, bool]]] = []
+    for step in steps:
+        path = next((p for p in reversed(paths) if p[-1][0] == step.start), None)
+        if path is None:
+            paths.append([(step.start, False), (step.end, step.hit)])
+        else:
+            path.append((step.end, step.hit))
+    # Listed as gnubg lists, with a path that hit first among those with its start and end, so
+    # that it carries the "*" when they are counted together.
+    paths.sort(key=lambda path: (path[0][0], path[-1][0], any(hit for _, hit in path)), reverse=True)
+    return paths
+
+
 def format_steps(steps: tuple[Step, ...] | list[Step], grouping: Paths = Paths.JOINED) -> str:
     """Write steps as gnubg does; with :attr:`Paths.APART`, one path per step.
 
@@ -52,28 +89,27 @@ def format_steps(steps: tuple[Step, ...] | list[Step], grouping: Paths = Paths.J
     'bar/22* 6/off'
     >>> format_steps([Step(POOL, 23, 2), Step(23, 19, 4)], Paths.APART)
     'in/23 23/19'
+    >>> format_steps([Step(8, 11, 3), Step(11, 10, 1)])  # back 3, forward 1 (Rückwärts)
+    '8/10'
     """
     # Steps that act on a point in place (Doublets' towers) are written "unstack 3".
     special = [f"{s.kind} {_name(s.start)}" for s in steps if s.kind]
     steps = [s for s in steps if not s.kind]
-    remaining = sorted(steps, key=lambda s: (s.start, s.end), reverse=True)
-    paths: list[list[tuple[int, bool]]] = []
-    while remaining:
-        first = remaining.pop(0)
-        path = [(first.start, False), (first.end, first.hit)]
-        # Follow the same checker: a later step that starts where this one ended.
-        while grouping is Paths.JOINED and path[-1][0] != OFF:
-            following = next((s for s in remaining if s.start == path[-1][0]), None)
-            if following is None:
-                break
-            remaining.remove(following)
-            path.append((following.end, following.hit))
-        paths.append(path)
+    backward = any(s.start <= 24 and s.end > s.start for s in steps)
+    if grouping is Paths.APART:
+        ordered = sorted(steps, key=lambda s: (s.start, s.end), reverse=True)
+        paths = [[(s.start, False), (s.end, s.hit)] for s in ordered]
+    elif backward:
+        paths = _paths_as_played(steps)
+    else:
+        paths = _paths_by_start(steps)
 
     # gnubg puts a hit's "*" on the first path (in listing order) through the
     # point where the blot stood, and shows an intermediate point only when it
     # carries that mark.  Paths with the same start and end are then counted,
-    # written as the first of them.
+    # written as the first of them.  (With a backward step, paths that pass
+    # through different points can share a start and end: only the same text
+    # is counted there.)
     marked: dict[int, int] = {}
     for hit_point in sorted({step.end for step in steps if step.hit}, reverse=True):
         owner = next(i for i, path in enumerate(paths) if any(p == hit_point for p, _ in path[1:]))
@@ -85,10 +121,14 @@ def format_steps(steps: tuple[Step, ...] | list[Step], grouping: Paths = Paths.J
         shown = [points[0]] + [p for p in points[1:-1] if p in stars] + [points[-1]]
         text = "/".join(_name(p) + ("*" if p in stars else "") for p in shown)
         key = (points[0], points[-1])
-        if counted and counted[-1][0] == key:
-            counted[-1] = (key, counted[-1][1], counted[-1][2] + 1)
+        if backward:
+            found = next((i for i, (_, written, _) in enumerate(counted) if written == text), None)
         else:
+            found = len(counted) - 1 if counted and counted[-1][0] == key else None
+        if found is None:
             counted.append((key, text, 1))
+        else:
+            counted[found] = (key, counted[found][1], counted[found][2] + 1)
     return " ".join([*special, *(text if n == 1 else f"{text}({n})" for _, text, n in counted)])
 
 
@@ -134,7 +174,9 @@ Segment(start=25, end=22, hits=(22,), via=())]
         if BAR in points[1:] or POOL in points[1:] or OFF in points[:-1]:
             raise NotationError(f"{token!r}: bar and in can only start a path, and off only end one")
         for earlier, later in pairwise(points):
-            if later == earlier or (later > earlier and not (backwards and earlier <= 24)):
+            # Back and forth a path can end where it began (Rückwärts: "24/23/24" is "24/24").
+            back = backwards and earlier <= 24
+            if (later == earlier and not backwards) or (later > earlier and not back):
                 raise NotationError(f"{token!r} does not move forward ({earlier} to {later})")
         if points[0] in hits:
             raise NotationError(f"{token!r}: a checker cannot hit on the point it leaves")

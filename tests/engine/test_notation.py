@@ -9,7 +9,7 @@ import pytest
 from engine.dice import Roll
 from engine.errors import IllegalPlayError, NotationError
 from engine.movegen import legal_plays
-from engine.notation import Paths, format_steps, parse_move
+from engine.notation import Paths, Segment, format_steps, parse_move
 from engine.player import Player
 from engine.position import Position
 from engine.sampling import Kind, random_position, random_roll
@@ -36,6 +36,23 @@ def test_steps_kept_apart_are_one_path_each_and_still_counted() -> None:
     assert format_steps(steps) == "in/17*(2)"
     assert format_steps(steps, Paths.APART) == "in/21(2) 21/17*(2)"
     assert format_steps([Step(23, 21, 2), Step(21, 17, 4)], Paths.APART) == "23/21 21/17"
+
+
+def test_a_path_with_a_backward_step_starts_where_its_checker_stood() -> None:
+    """Rückwärts: 8/11 (back 3) then 11/10 is one checker, "8/10"; it was written "11/10 8/11",
+    naming a checker on the 11-point that was not there.  Paths that share a start and an end
+    but not the points they hit are not counted together."""
+    assert format_steps([Step(8, 11, 3), Step(11, 10, 1)]) == "8/10"
+    assert format_steps([Step(13, 15, 2), Step(15, 14, 1)]) == "13/14"
+    steps = [Step(14, 13, 1), Step(14, 13, 1), Step(13, 12, 1, hit=True), Step(12, 13, 1)]
+    assert format_steps(steps) == "14/12*/13 14/13"
+    assert format_steps([Step(24, 23, 1), Step(24, 23, 1), Step(23, 24, 1), Step(23, 24, 1)]) == "24/24(2)"
+
+
+def test_a_path_back_to_its_start_reads_only_where_moving_back_is_allowed() -> None:
+    assert parse_move("24/24(2)", backwards=True) == [Segment(24, 24)] * 2
+    with pytest.raises(NotationError, match="forward"):
+        parse_move("24/24")
 
 
 @pytest.mark.parametrize(
