@@ -170,3 +170,55 @@ def self_play(
             yield Action(number, mover, "play", game.roll, chosen, stage, shown, after.match_id(),
                          result), after
             match = after
+
+
+def random_game(
+    rng: random.Random,
+    variant: Variant = STANDARD,
+    *,
+    any_play: float = 1.0,
+    double: float = 0.02,
+    max_plays: int = 20_000,
+) -> Iterator[Game]:
+    """One game of random legal actions, yielding the game after each: a random opening rule
+    and rolls, a double with chance ``double`` where the cube may turn, a random take or drop,
+    a random doublet where one is chosen, and a random legal play.
+
+    ``any_play`` is the chance of drawing the play from all legal plays; otherwise it is drawn
+    from those that move no checker backwards, where there are any.  Only Rückwärts has others:
+    drawn from all of them every time, its checkers walk back as often as forward, and a game
+    there need not end.
+    """
+    opening = OpeningRule.ONE_DIE_EACH if rng.random() < 0.5 else OpeningRule.STARTER_ROLLS
+    game = Game.new(opening, variant=variant)
+    plays = 0
+    while not game.is_over:
+        if game.phase is Phase.OPENING:
+            if opening is OpeningRule.ONE_DIE_EACH:
+                game = game.opening_roll(white=rng.randint(1, 6), black=rng.randint(1, 6))
+            else:
+                game = game.choose_starter(Player(rng.randint(0, 1)))
+            yield game
+            continue
+        player = game.turn
+        assert player is not None
+        if game.phase is Phase.DOUBLED:
+            game = game.take(player.opponent) if rng.random() < 0.5 else game.drop(player.opponent)
+        elif game.phase is Phase.ON_ROLL and game.can_double(player) and rng.random() < double:
+            game = game.double(player)
+        elif game.phase is Phase.ON_ROLL or game.asks is Ask.ROLL:
+            game = game.roll_dice(player, _random_roll(rng, game.chooser is player))
+        elif game.asks is Ask.OPPONENT_ROLL:
+            game = game.announce(player.opponent, _random_roll(rng, game.chooser is player.opponent))
+        elif game.asks is Ask.DOUBLET:
+            game = game.choose_doublet(player, rng.randint(1, 6))
+        else:
+            assert game.progress is not None
+            plays += 1
+            if plays > max_plays:
+                raise Unfinished(f"{variant.name}: no result after {max_plays} plays")
+            legal = list(game.legal_plays())
+            forward = [p for p in legal if not any(0 < s.start < s.end <= 24 for s in p.steps)]
+            pool = legal if rng.random() < any_play or not forward else forward
+            game = game.play(game.progress.mover, rng.choice(pool))
+        yield game
