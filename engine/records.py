@@ -163,13 +163,21 @@ def unfinished_note(record: MatchRecord, players: tuple[str, str] = ("White", "B
 
 def says_unfinished(text: str) -> bool:
     """Whether an export's text carries the note of `unfinished_note` (its first lines suffice):
-    in a ``.mat`` as a ``;`` comment on the first line, in a text record on the second.
+    in a ``.mat`` as a ``;`` comment on the first line, in a text record on the second, in an
+    SGF as the game comment (``GC``) of the first game's root node.
 
     >>> says_unfinished("; unfinished: stopped in game 2\\n 3 point match\\n")
     True
     >>> says_unfinished(" 3 point match\\n")
     False
+    >>> says_unfinished("(;FF[4]GM[6]GC[unfinished: stopped in game 2]MI[length:3]")
+    True
+    >>> says_unfinished("(;FF[4]GM[6]PW[White]PB[Black]RE[W+1]\\n;W[31hefe])")
+    False
     """
+    if text.lstrip().startswith("("):
+        # Only the root's GC: a move's comment (C) or a name quoting the note says nothing of the file.
+        return any(value.startswith(UNFINISHED) for ident, value in _sgf_root(text) if ident == "GC")
     return any(line.removeprefix("; ").startswith(UNFINISHED) for line in text.splitlines()[:3])
 
 
@@ -619,21 +627,54 @@ def _sgf_point(player: Player, point: int) -> str:
     return chr(ord("a") + (point - 1 if player is Player.WHITE else 24 - point))
 
 
+def _sgf_text(value: str) -> str:
+    """``value`` as an SGF Text property value: ``\\`` and ``]`` escaped (SGF FF[4], as gnubg's
+    ``WriteEscapedString`` writes them)."""
+    return value.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def _sgf_root(text: str) -> Iterator[tuple[str, str]]:
+    """The properties (identifier, unescaped value) of the first game tree's root node in SGF
+    ``text``, up to where ``text`` ends: a file's head is enough.  Trusts ``text`` to be SGF."""
+    start = text.find("(")
+    start = text.find(";", start + 1) if start >= 0 else -1
+    if start < 0:
+        return
+    ident, at = "", start + 1
+    while at < len(text):
+        char = text[at]
+        if char == "[":
+            value: list[str] = []
+            at += 1
+            while at < len(text) and text[at] != "]":
+                if text[at] == "\\":
+                    at += 1  # the escaped character is taken as it is
+                if at < len(text):
+                    value.append(text[at])
+                at += 1
+            if at >= len(text):
+                return  # cut off inside the value: not read whole
+            yield ident, "".join(value)
+        elif char in ";()":
+            return  # the root node ends where the first move's node (or the tree) begins
+        elif char.isupper():
+            # A property's identifier; a second value (MI[a][b]) keeps the identifier before it.
+            ident = ident + char if text[at - 1].isupper() else char
+        at += 1
+
+
 def to_sgf(events: Iterable[Event], *, players: tuple[str, str] = ("White", "Black")) -> str:
     """The match as GNU Backgammon's SGF (``GM[6]``): one game tree per game, each play as
-    its dice and one from/to letter pair per die.  Standard game only, as :func:`to_mat`."""
+    its dice and one from/to letter pair per die.  Standard game only, as :func:`to_mat`.
+    A match that is not whole says so in the first game's game comment (``GC``, where gnubg
+    keeps a match's comment), with the note of `unfinished_note`."""
     record = read_record(events)
+    note = unfinished_note(record, players)
     trees = []
     for number, replayed in enumerate(_replay(record, players)):
         game = replayed.game
-        rules = []
-        if record.length:
-            rules.append("Crawford:CrawfordGame" if replayed.crawford else "Crawford")
-        elif record.jacoby:
-            rules.append("Jacoby")
-        head = (f"(;FF[4]GM[6]CA[UTF-8]AP[pipgammon]MI[length:{record.length}][game:{number}]"
-                f"[ws:{game.score[0]}][bs:{game.score[1]}]PW[{players[0]}]PB[{players[1]}]")
-        head += "".join(f"RU[{rule}]" for rule in rules)
+        head = _sgf_head(record, number, game.score, replayed.crawford, players,
+                         note if number == 0 else None)
         if game.winner is not None:
             head += f"RE[{_SGF_COLOUR[game.winner]}+{game.points}]"
         nodes = [head]
@@ -647,7 +688,27 @@ def to_sgf(events: Iterable[Event], *, players: tuple[str, str] = ("White", "Bla
             else:
                 nodes.append(f";{colour}[{done.kind}]")
         trees.append("\n".join(nodes) + ")")
+    if not trees and note is not None:
+        # Stopped before the first game: an SGF file needs a game tree to hold the note, and a
+        # root with no moves is what gnubg reads as a match with nothing played yet.
+        trees.append(_sgf_head(record, 0, (0, 0), False, players, note) + ")")
     return "\n".join(trees) + "\n"
+
+
+def _sgf_head(record: MatchRecord, number: int, score: tuple[int, int], crawford: bool,
+              players: tuple[str, str], note: str | None) -> str:
+    """A game tree's root node up to its result: match, score, names, rules, and ``note``."""
+    head = "(;FF[4]GM[6]CA[UTF-8]AP[pipgammon]"
+    if note is not None:
+        # Early in the root node, so that a file's head (the dashboard reads 512 bytes) holds it.
+        head += f"GC[{_sgf_text(note)}]"
+    head += (f"MI[length:{record.length}][game:{number}][ws:{score[0]}][bs:{score[1]}]"
+             f"PW[{_sgf_text(players[0])}]PB[{_sgf_text(players[1])}]")
+    if record.length:
+        head += "RU[Crawford:CrawfordGame]" if crawford else "RU[Crawford]"
+    elif record.jacoby:
+        head += "RU[Jacoby]"
+    return head
 
 
 def _resume(match: Match, game: GameRecord) -> Match:

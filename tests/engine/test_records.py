@@ -1,4 +1,4 @@
-"""Exports of the referee's events: .mat and text, what they ignore, and what they refuse."""
+"""Exports of the referee's events: .mat, SGF and text, what they ignore, and what they refuse."""
 
 from __future__ import annotations
 
@@ -10,7 +10,15 @@ import pytest
 
 from engine.events import Event
 from engine.game import OpeningRule
-from engine.records import RecordError, events_from_selfplay, read_record, says_unfinished, to_mat, to_text
+from engine.records import (
+    RecordError,
+    events_from_selfplay,
+    read_record,
+    says_unfinished,
+    to_mat,
+    to_sgf,
+    to_text,
+)
 from engine.selfplay import self_play
 from engine.variants import VARIANTS
 
@@ -134,6 +142,56 @@ def test_a_match_cut_before_its_end_says_so_on_its_first_lines_and_a_whole_one_d
     assert says_unfinished(to_mat(cut)) and says_unfinished(to_text(cut))
 
 
+def test_an_sgf_cut_before_its_end_says_so_in_its_game_comment_and_a_whole_one_does_not() -> None:
+    """The SGF carries the same note as the .mat, as the first game's GC (game comment), which
+    gnubg reads as the match's comment (tests/oracle); a whole match's SGF has none."""
+    whole = selfplay_events(3, 3)
+    cut = whole[:next(i for i, e in enumerate(whole) if e.type == "game-over") + 3]
+    note = to_mat(cut).splitlines()[0].removeprefix("; ")
+    sgf = to_sgf(cut)
+    # Near the top of the file, where the first lines (a listing's head of the file) hold it.
+    assert sgf.startswith(f"(;FF[4]GM[6]CA[UTF-8]AP[pipgammon]GC[{note}]MI[length:3][game:0]")
+    assert sgf.count("GC[") == 1, "the match's note belongs to the first game's root only"
+    assert says_unfinished(sgf)
+    assert "unfinished" not in to_sgf(whole) and not says_unfinished(to_sgf(whole))
+    # Without the note, the first game (over before the cut) is the whole match's first game.
+    first = sgf.replace(f"GC[{note}]", "").split("\n(;")[0]
+    assert to_sgf(whole).startswith(first + "\n(;")
+
+
+def test_an_sgf_stopped_before_the_first_game_still_holds_the_note() -> None:
+    # An SGF file is at least one game tree: the note needs one, a root with no moves.
+    sgf = to_sgf([MATCH])
+    assert sgf == ("(;FF[4]GM[6]CA[UTF-8]AP[pipgammon]GC[unfinished: stopped before the first game of "
+                   "the 3-point match]MI[length:3][game:0][ws:0][bs:0]PW[White]PB[Black]RU[Crawford])\n")
+    assert says_unfinished(sgf)
+
+
+@pytest.mark.parametrize(("sgf", "marked"), [
+    # The escapes of SGF's Text: "\]" and "\\\\" are a "]" and a "\\" inside the value.
+    ("(;FF[4]GM[6]GC[unfinished: at \\]x\\\\y]PW[A]\n;W[31hefe])", True),
+    ("(;FF[4]GM[6]\n  GC [unfinished: on a line of its own]\n;W[31hefe])", True),
+    ("(;FF[4]GM[6]GC[finished long ago; unfinished: no]PW[A])", False),
+    # A "]" escaped inside another value does not end it: no GC property is there.
+    ("(;FF[4]GM[6]EV[Club \\]GC[unfinished: quoted]PW[A])", False),
+    # A move's comment, or a later game's GC, says nothing of the file.
+    ("(;FF[4]GM[6]PW[A]\n;W[31hefe]C[unfinished: a comment]GC[unfinished: on a move])", False),
+    ("(;FF[4]GM[6]PW[A])\n(;FF[4]GM[6]GC[unfinished: second game])", False),
+    ("(;FF[4]GM[6]GC[unfinished: cut off inside the val", False),
+])
+def test_says_unfinished_reads_only_the_first_root_nodes_game_comment(sgf: str, marked: bool) -> None:
+    assert says_unfinished(sgf) is marked
+
+
+def test_the_sgf_note_is_escaped_as_sgf_text() -> None:
+    from engine.records import _sgf_root, _sgf_text
+
+    value = "a]b\\c] unfinished: \\]"
+    sgf = f"(;FF[4]GC[{_sgf_text(value)}]PW[A];W[31hefe])"
+    assert dict(_sgf_root(sgf))["GC"] == value
+    assert _sgf_text("x]y\\z") == "x\\]y\\\\z"
+
+
 def test_a_money_session_is_whole_between_games_and_unfinished_in_one() -> None:
     events: list[Event] = []
     for event in events_from_selfplay(self_play(random.Random(31), 0)):
@@ -145,6 +203,7 @@ def test_a_money_session_is_whole_between_games_and_unfinished_in_one() -> None:
     assert read_record(in_a_game).games[-1].number == 3 and not read_record(in_a_game).games[-1].is_over
     assert to_text(in_a_game).splitlines()[1].startswith("unfinished: stopped in game 3 of the money session")
     assert says_unfinished(to_mat(in_a_game))
+    assert not says_unfinished(to_sgf(events)) and says_unfinished(to_sgf(in_a_game))
 
 
 def test_no_play_is_written_as_the_dice_alone() -> None:

@@ -122,12 +122,44 @@ def test_an_unfinished_game_imports_up_to_its_last_play(gnubg, tmp_path: Path) -
     events = list(events_from_selfplay(played))
     # Cut the journal in the middle of the first game, just after a roll (its play not yet made).
     cut = next(i for i, e in enumerate(events) if e.type == "roll" and i > 40)
-    path = tmp_path / "unfinished.mat"
-    path.write_text(to_mat(events[: cut + 1]))
+    mat, sgf = tmp_path / "unfinished.mat", tmp_path / "unfinished.sgf"
+    mat.write_text(to_mat(events[: cut + 1]))
+    sgf.write_text(to_sgf(events[: cut + 1]))
     # It says it is unfinished on a comment line first, as gnubg's own headers are; gnubg reads past it.
-    assert path.read_text().startswith("; unfinished: stopped in game 1 of the 3-point match")
-    (case,) = gnubg("gnubg_import_match", [{"path": str(path), "jacoby": False}])
-    assert case["match"] is not None, case.get("error")
-    assert case["match"]["match-info"]["match-length"] == 3
-    moves = [a for a in case["match"]["games"][0]["game"] if a["action"] == "move"]
-    assert len(moves) == sum(e.type in ("accepted", "no-play") for e in events[:cut])
+    note = "unfinished: stopped in game 1 of the 3-point match, at White 0, Black 0"
+    assert mat.read_text().startswith(f"; {note}\n")
+    # The SGF says it as the first game's game comment (GC), as gnubg saves a match's comment.
+    assert f"GC[{note}]" in sgf.read_text()
+    cases = gnubg("gnubg_import_match", [{"path": str(mat), "jacoby": False},
+                                         {"path": str(sgf), "format": "sgf", "jacoby": False}])
+    for case in cases:
+        where = Path(case["path"]).name
+        assert case["match"] is not None, (where, case.get("error"))
+        assert case["match"]["match-info"]["match-length"] == 3, where
+        moves = [a for a in case["match"]["games"][0]["game"] if a["action"] == "move"]
+        assert len(moves) == sum(e.type in ("accepted", "no-play") for e in events[:cut]), where
+    # gnubg keeps the note as the match's comment from either file (from the .mat with its newline).
+    assert [case["match"]["match-info"]["comment"].rstrip("\n") for case in cases] == [note, note]
+
+
+def test_gnubg_reads_the_sgf_note_as_written_and_a_whole_match_has_none(gnubg, tmp_path: Path) -> None:
+    """The note of a match stopped between games, and before its first; a whole match's SGF
+    has no comment at all."""
+    events = list(events_from_selfplay(_play(3, 3, OpeningRule.ONE_DIE_EACH, None)))
+    between = next(i for i, e in enumerate(events) if e.type == "game-over") + 1
+    files = {"whole": to_sgf(events), "between": to_sgf(events[:between]), "before": to_sgf(events[:1])}
+    for name, text in files.items():
+        (tmp_path / f"{name}.sgf").write_text(text)
+    cases = gnubg("gnubg_import_match", [{"path": str(tmp_path / f"{name}.sgf"), "format": "sgf",
+                                          "jacoby": False} for name in files])
+    whole, between_games, before = (case["match"] for case in cases)
+    assert "comment" not in whole["match-info"]
+    first = whole["games"][0]["info"]
+    assert between_games["match-info"]["comment"] == (
+        f"unfinished: stopped in game 1 of the 3-point match, at White "
+        f"{first['points-won'] if first['winner'] == 'X' else 0}, Black "
+        f"{first['points-won'] if first['winner'] == 'O' else 0}")
+    assert len(between_games["games"]) == 1 and between_games["games"][0] == whole["games"][0]
+    assert before["match-info"]["comment"] == "unfinished: stopped before the first game of the 3-point match"
+    assert before["match-info"]["match-length"] == 3
+    assert [game["game"] for game in before["games"]] == [[]]  # a match with nothing played yet
