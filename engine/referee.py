@@ -50,7 +50,7 @@ from engine.scene import Scene
 from engine.step import own_point
 from engine.turn import Ask
 from engine.variants import STANDARD, Variant, find_variant
-from engine.wording import illegal_places
+from engine.wording import illegal_places, own_places
 
 
 class Mode(Enum):
@@ -1247,7 +1247,12 @@ class Referee:
             if self._replay:
                 text = f"{name}: play {stage} again"
             elif self._lifted is not None and self._mode is not Mode.RECORD:
-                text = f"{name} to play {stage}: checker lifted from {self._lifted}"
+                # From the mover's side, as the plays listed for them and the drawing's labels.
+                mover, lifted = game.progress.mover, self._lifted
+                track = game.variant.rules.track(mover)
+                own = [] if lifted == "bar" else [own_point(int(lifted), mover, track)]
+                where = own_places(mover.label, own, bar=lifted == "bar")
+                text = f"{name} to play {stage}: checker lifted from {where}"
             else:
                 text = f"{name} to play {stage}"
         return prefix + text

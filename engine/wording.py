@@ -7,13 +7,25 @@ the places an illegal play is to be checked.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 
 def plural(count: int, noun: str, nouns: str | None = None) -> str:
     """``count`` and ``noun``, or ``nouns`` (default ``noun`` + "s") unless the count is one."""
     return f"{count} {noun if count == 1 else nouns or noun + 's'}"
+
+
+def own_places(player: str, own_points: Sequence[int], bar: bool = False) -> str:
+    """Points said as ``player`` ("white", "black") counts their own, as their plays are written,
+    and saying so: the dashboard's drawing labels them the same way while they are to act.
+
+    >>> own_places("white", [13])
+    "point 13 (numbered from White's side)"
+    >>> own_places("black", [], bar=True)
+    'the bar'
+    """
+    return _places(list(own_points), f"numbered from {player.capitalize()}'s side", bar)
 
 
 def illegal_places(illegal: Mapping[str, Any]) -> str:
@@ -33,11 +45,15 @@ def illegal_places(illegal: Mapping[str, Any]) -> str:
     "points 12, 14 (the board's numbering)"
     """
     own = illegal.get("own_points")
-    points = illegal.get("points", []) if own is None else own
-    side = ("the board's numbering" if own is None
-            else f"numbered from {str(illegal.get('player', '')).capitalize()}'s side")
+    bar = bool(illegal.get("bar"))
+    if own is None:
+        return _places(illegal.get("points", []), "the board's numbering", bar)
+    return own_places(str(illegal.get("player", "")), own, bar)
+
+
+def _places(points: Sequence[int], numbering: str, bar: bool) -> str:
     noun = "point" if len(points) == 1 else "points"
-    places = f"{noun} {', '.join(map(str, points))} ({side})" if points else ""
-    if illegal.get("bar"):
+    places = f"{noun} {', '.join(map(str, points))} ({numbering})" if points else ""
+    if bar:
         places = f"{places} and the bar" if places else "the bar"
     return places

@@ -979,6 +979,15 @@ def test_teaching_lights_follow_a_lifted_checker() -> None:
     assert {lamp for lamp, _ in referee.lights.lit()} == {"turn-white"}
 
 
+def test_a_lifted_checker_is_named_from_the_movers_side_as_their_plays_are() -> None:
+    """The status once named the rulebook point (17) beside plays written from White's side (8/5);
+    the dashboard labels its drawing from the side of the player to act."""
+    referee, dice = _opened(mode=Mode.TEACH)
+    referee.see(Scene(_moved(Position.start(), {17: -1}).points, dice=dice))
+    assert referee.status == "White to play 3-1: checker lifted from point 8 (numbered from White's side)"
+    assert "8/5 6/5" in referee.legal_plays
+
+
 def test_bearing_off_lights_the_off_tray() -> None:
     home = Position.from_points({24: 2, 23: 1, 6: -5}, off=(12, 10))
     referee = Referee(RefereeConfig(mode=Mode.TEACH))
