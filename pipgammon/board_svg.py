@@ -8,9 +8,21 @@ points 12..1 along the bottom, the bar in the middle and the off trays on the ri
 the point, where the LED strip runs.  Blink and pulse are CSS animations with the
 periods of `engine.lights`, so a browser shows them as the LEDs do.
 
+The labels may instead count the points from one player's side (``side``), as that player's
+plays and an illegal play's points are written, with a caption saying whose side: the
+dashboard labels the board so while a player is to act, so that "check points 13, 11
+(numbered from White's side)" names the labels by the blinking lamps.
+
 >>> from engine import LightPlan, Position
 >>> svg = board_svg(Position.start(), LightPlan.dark())
 >>> svg.startswith("<svg") and svg.count('class="checker white"') == 15
+True
+>>> import re
+>>> from engine.player import Player
+>>> white = board_svg(Position.start(), LightPlan.dark(), side=Player.WHITE)
+>>> re.findall(r'class="label"[^>]*>([0-9]+)<', white)[:3]  # rulebook points 1, 2, 3
+['24', '23', '22']
+>>> "points numbered from White's side" in white
 True
 """
 
@@ -19,7 +31,9 @@ from __future__ import annotations
 from html import escape
 
 from engine.lights import BLINK_PERIOD_S, PULSE_PERIOD_S, Light, LightPlan, Pattern
-from engine.position import Position
+from engine.player import Player
+from engine.position import Position, Track
+from engine.step import own_point
 
 WIDTH, HEIGHT = 760, 520
 FRAME = 20
@@ -38,6 +52,7 @@ _STYLE = f"""
 .white {{ fill: #f4efe4; }} .black {{ fill: #1d1d1d; stroke: #777; }}
 .count {{ font: bold 13px sans-serif; text-anchor: middle; }} .label {{ font: 11px sans-serif; fill: #eee;
  text-anchor: middle; }}
+.numbering {{ font: italic 12px sans-serif; fill: #e8e8e8; fill-opacity: 0.8; text-anchor: middle; }}
 .die {{ stroke: #333; stroke-width: 1.5; }} .pip {{ stroke: none; }}
 .cube {{ fill: #f6f1e0; stroke: #333; }} .cubetext {{ font: bold 16px sans-serif; text-anchor: middle; }}
 .socket {{ fill: #262626; }}
@@ -95,8 +110,11 @@ def _die(x: float, y: float, colour: str, value: int, cocked: bool) -> str:
 
 
 def board_svg(position: Position, plan: LightPlan, *, dice: tuple[tuple[str, int, bool], ...] = (),
-              cube: tuple[int, str] | None = (1, "center"), caption: str = "") -> str:
-    """The SVG of ``position`` with the lamps of ``plan``, the dice and the cube."""
+              cube: tuple[int, str] | None = (1, "center"), caption: str = "", side: Player | None = None,
+              track: Track | None = None) -> str:
+    """The SVG of ``position`` with the lamps of ``plan``, the dice and the cube.  The points are
+    labelled in the rulebook's numbering, or, given ``side``, as that player counts them along
+    ``track`` (their variant's; default the standard game's), with a caption saying so."""
     field_right = WIDTH - FRAME - TRAY
     bar_x = FRAME + 6 * POINT_W + BAR / 2
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" '
@@ -120,7 +138,8 @@ def board_svg(position: Position, plan: LightPlan, *, dice: tuple[tuple[str, int
         parts.append(f'<polygon class="tri{point % 2}" points="{x - half:.1f},{edge} {x + half:.1f},{edge} '
                      f'{x:.1f},{tip}"/>')
         label_y = edge - 6 if is_top else edge + 14
-        parts.append(f'<text class="label" x="{x:.1f}" y="{label_y}">{point}</text>')
+        label = point if side is None else own_point(point, side, track)
+        parts.append(f'<text class="label" x="{x:.1f}" y="{label_y}">{label}</text>')
         count = position.points[point - 1]
         if count:
             parts += _stack(x, edge + (LAMP_R * 2 + 4 if is_top else -(LAMP_R * 2 + 4)), is_top, abs(count),
@@ -143,6 +162,11 @@ def board_svg(position: Position, plan: LightPlan, *, dice: tuple[tuple[str, int
     parts.append(_lamp(tray_x, HEIGHT / 2 - 40, plan["turn-white"], "white's turn"))
     parts.append(_lamp(tray_x, HEIGHT / 2 + 40, plan["turn-black"], "black's turn"))
     parts.append(_lamp(tray_x, HEIGHT / 2, plan["status"], "status"))
+    if side is not None:
+        # Mid-board in the left half: five checkers from either edge stop short of it, and the
+        # dice lie in the right half.
+        parts.append(f'<text class="numbering" x="{FRAME + 3 * POINT_W:.1f}" y="{HEIGHT / 2 + 4:.1f}">'
+                     f"points numbered from {side.label.capitalize()}'s side</text>")
     # Dice lie in the right half of the field, where players throw them.
     for i, (colour, value, cocked) in enumerate(dice):
         parts.append(_die(point_x(21) - 40 + i * 36, HEIGHT / 2, colour, value, cocked))

@@ -25,6 +25,7 @@ from typing import IO, Any
 
 from engine.events import Event
 from engine.lights import PULSE_PERIOD_S, LightPlan
+from engine.player import Player
 from engine.position import Position
 from engine.referee import Mode, OpeningChoice, Referee, RefereeConfig
 from engine.scene import Scene
@@ -87,8 +88,11 @@ def _page(moments: list[Moment], pictures: list[str], mat: Path, title: str) -> 
     rows = []
     for moment, picture in zip(moments, pictures, strict=True):
         scene = moment.scene
+        # Numbered from the side of the player the section's line is about, as their play is written.
+        player = moment.event.details.get("player")
+        side = Player.from_label(player) if isinstance(player, str) else None
         svg = board_svg(moment.position, moment.plan, dice=scene.dice if scene else (),
-                        cube=scene.cube if scene else None, caption=describe(moment.event))
+                        cube=scene.cube if scene else None, caption=describe(moment.event), side=side)
         css = "illegal" if moment.event.type == "illegal" else ""
         rows.append(f'<section class="{css}"><h2>{html.escape(describe(moment.event))}</h2>'
                     f'<p class="status">{html.escape(moment.status)} &middot; frame '
@@ -103,7 +107,9 @@ def _page(moments: list[Moment], pictures: list[str], mat: Path, title: str) -> 
             f"<h1>{html.escape(title)}</h1><p>The match as GNU Backgammon imports it: "
             f'<a href="{html.escape(mat.name)}">{html.escape(mat.name)}</a>. Each section is one moment the '
             "referee decided something: the board as the referee knows it, with the LEDs it lights "
-            "(blinking and pulsing as on the table), and the camera frame beside the simulated LEDs.</p>"
+            "(blinking and pulsing as on the table; its points numbered from the side of the player "
+            "the line is about, as their plays are written), and the camera frame beside the simulated "
+            "LEDs.</p>"
             + "".join(rows) + "</html>")
 
 

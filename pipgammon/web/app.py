@@ -51,7 +51,9 @@ from starlette.responses import (
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from engine.player import Player
 from engine.records import says_unfinished
+from engine.variants import find_variant
 from pipgammon.board_svg import board_svg
 from pipgammon.live import CameraLoss, CameraView, Live, Snapshot, clock
 from pipgammon.web.pages import calibrate_page, dashboard_page, matches_page
@@ -72,9 +74,13 @@ Calibrate = Callable[[], tuple[bool, str]]
 
 
 def state_json(snapshot: Snapshot) -> dict[str, Any]:
-    """What ``/api/state`` and every event carry: the snapshot and its board as SVG."""
+    """What ``/api/state`` and every event carry: the snapshot and its board as SVG.  While a player
+    is to act, the drawing counts the points from their side, as the page's plays, the status and
+    an illegal play's points are written for them."""
+    side = Player.from_label(snapshot.to_act) if snapshot.to_act is not None else None
+    track = find_variant(snapshot.variant).rules.track(side) if side is not None else None
     svg = board_svg(snapshot.position, snapshot.plan, dice=snapshot.dice, cube=snapshot.cube,
-                    caption=snapshot.status)
+                    caption=snapshot.status, side=side, track=track)
     return {**snapshot.to_json(), "svg": svg}
 
 

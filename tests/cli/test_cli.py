@@ -147,6 +147,24 @@ def test_demo_pictures_show_pulsing_and_blinking_lamps_lit(tmp_path: Path) -> No
     assert r > 160 and g < 80 and b < 80  # red, lit
 
 
+def test_the_demo_page_labels_each_board_from_the_side_of_its_lines_player(tmp_path: Path) -> None:
+    """An illegal play's line counts from the mover's side; its board once kept the rulebook's labels."""
+    import re
+
+    from pipgammon.demo import _page
+
+    plan = LightPlan.dark().with_points({12: Light.blink(RED), 14: Light.blink(RED)})
+    illegal = Event("illegal", "f3", {"player": "white", "dice": [3, 1], "points": [12, 14],
+                                      "own_points": [13, 11], "bar": False, "nearest": "8/5 6/5"})
+    opening = Event("opening", "f1", {"white": 3, "black": 1, "starter": "white"})
+    page = _page([Moment(illegal, "", plan, Position.start(), None),
+                  Moment(opening, "", LightPlan.dark(), Position.start(), None)],
+                 ["a.jpg", "b.jpg"], tmp_path / "m.mat", "demo")
+    white, plain = (re.findall(r'class="label"[^>]*>([0-9]+)<', svg) for svg in page.split("<svg")[1:])
+    assert white == [str(25 - point) for point in range(1, 25)] and "numbered from White's side" in page
+    assert plain == [str(point) for point in range(1, 25)]  # the opening is nobody's turn yet
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [

@@ -131,23 +131,74 @@ def test_a_double_reads_the_same_in_the_status_and_the_turn_log(exports: Path) -
     assert "×" not in state["status"]
 
 
-def test_the_illegal_line_says_its_points_from_the_movers_side_as_the_nearest_play(exports: Path) -> None:
-    """The log once said board points 12, 14 beside the nearest play 8/5 6/5 from White's side."""
-    live = Live()
+def _white_plays_illegally(live: Live) -> None:
+    """White opens 3-1 with 8/5 6/5 and moves a third checker, rulebook 12 to 14 (White's 13 to 11)."""
     referee = Referee()
     live.referee(referee, referee.start("f0"))
     dice = (("white", 3, False), ("black", 1, False))
     live.referee(referee, referee.see(Scene.of(Position.start(), dice=dice), "f1"))
     points = list(legal_plays(Position.start(), Player.WHITE, Roll(3, 1)).parse("8/5 6/5").result.points)
-    points[11] -= 1  # a third checker moved as well: rulebook 12 to 14, White's 13 to 11
+    points[11] -= 1
     points[13] += 1
     live.referee(referee, referee.see(Scene(tuple(points), dice=dice), "f2"))
     live.referee(referee, referee.see(Scene(tuple(points)), "f3"))
+
+
+def _drawing(svg: str) -> tuple[list[int], list[int]]:
+    """The drawing's point labels, in the order the points 1..24 are drawn, and the labels by the
+    lamps that blink red (a lamp sits at its point's edge, in the label's column and half)."""
+    from xml.etree import ElementTree
+
+    from engine.lights import RED
+    from pipgammon.board_svg import HEIGHT
+
+    root = ElementTree.fromstring(svg)
+    ns = "{http://www.w3.org/2000/svg}"
+    labels = {(float(t.get("x", "")), float(t.get("y", "")) < HEIGHT / 2): int(t.text or "")
+              for t in root.iter(f"{ns}text") if t.get("class") == "label"}
+    lit = [(float(c.get("cx", "")), float(c.get("cy", "")) < HEIGHT / 2) for c in root.iter(f"{ns}circle")
+           if c.get("class") == "blink" and c.get("fill") == RED.hex()]
+    return list(labels.values()), sorted(labels[place] for place in lit if place in labels)
+
+
+def test_the_illegal_line_says_its_points_from_the_movers_side_as_the_nearest_play(exports: Path) -> None:
+    """The log once said board points 12, 14 beside the nearest play 8/5 6/5 from White's side."""
+    live = Live()
+    _white_plays_illegally(live)
     state = client(live, exports).get("/api/state").json()
     (line,) = [line for line in state["log"] if line["type"] == "illegal"]
     assert line["text"] == ("White 3-1: ILLEGAL, check points 13, 11 (numbered from White's side); "
                             "nearest legal play 8/5 6/5")
     assert state["status"] == "White: illegal, check points 13, 11 (numbered from White's side)"
+
+
+def test_the_drawing_labels_the_points_as_the_player_to_act_counts_them(exports: Path) -> None:
+    """The line said "check points 13, 11 (numbered from White's side)" while the drawing labelled
+    the two blinking lamps 12 and 14, the rulebook's numbering: the drawing now counts from the side
+    of the player to act, and says so."""
+    live = Live()
+    _white_plays_illegally(live)
+    svg = client(live, exports).get("/api/state").json()["svg"]
+    labels, flagged = _drawing(svg)
+    assert flagged == [11, 13]
+    assert labels == list(range(24, 0, -1))  # rulebook point 1 is White's 24, and so on
+    assert "points numbered from White's side" in svg
+    assert "points numbered from" in client(live, exports).get("/").text  # the page inlines the drawing
+
+
+def test_with_no_one_to_act_the_drawing_keeps_the_rulebooks_numbering(exports: Path) -> None:
+    live = Live()
+    referee = Referee()
+    live.referee(referee, referee.start("f0"))
+    assert live.snapshot().to_act is None  # the opening: either may throw
+    svg = client(live, exports).get("/api/state").json()["svg"]
+    assert _drawing(svg)[0] == list(range(1, 25)) and "points numbered from" not in svg
+    # Black counts as the rulebook does, and the caption still says whose side it is.
+    dice = (("white", 1, False), ("black", 3, False))
+    live.referee(referee, referee.see(Scene.of(Position.start(), dice=dice), "f1"))
+    assert live.snapshot().to_act == "black"
+    svg = client(live, exports).get("/api/state").json()["svg"]
+    assert _drawing(svg)[0] == list(range(1, 25)) and "points numbered from Black's side" in svg
 
 
 @pytest.mark.parametrize("mode", list(Mode))

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from engine.lights import RED
 from pipgammon.camera import FolderCamera
 from pipgammon.config import parse_config
 from pipgammon.live import Live
@@ -53,8 +54,10 @@ class Table(threading.Thread):
         self.service.exit_at_end = True
         self.service.on_event.append(self._hold)
         self.go = threading.Event()
-        # The table holds still once at the first roll with legal plays, for the teaching screenshot.
+        # The table holds still once at the first roll with legal plays, for the teaching screenshot,
+        # and once at White's first illegal play (White counts the points against the rulebook).
         self.teaching, self.carry_on = threading.Event(), threading.Event()
+        self.flagged, self.carry_on_flagged = threading.Event(), threading.Event()
         self.failure: BaseException | None = None
 
     def run(self) -> None:
@@ -68,6 +71,9 @@ class Table(threading.Thread):
         if referee.legal_plays and not self.teaching.is_set():
             self.teaching.set()
             self.carry_on.wait(20)
+        if event.type == "illegal" and event["player"] == "white" and not self.flagged.is_set():
+            self.flagged.set()
+            self.carry_on_flagged.wait(20)
 
 
 @pytest.fixture
@@ -104,6 +110,17 @@ CHECKERS_JS = ("return Array.from(document.querySelectorAll('#board circle.check
                ".map(c => c.getAttribute('class') + '@' + c.getAttribute('cx') + ',' + c.getAttribute('cy'))"
                ".join(' ')")
 LOG_JS = "return document.querySelectorAll('#log li:not(.empty)').length"
+#: The drawing's labels by the lamps that blink red: a lamp is in its point's label's column and half.
+FLAGGED_JS = """
+const svg = document.querySelector('#board svg'), half = svg.viewBox.baseVal.height / 2;
+const at = (x, y) => x + (y < half ? 'top' : 'bottom');
+const labels = new Map(Array.from(svg.querySelectorAll('text.label'))
+  .map(t => [at(t.getAttribute('x'), +t.getAttribute('y')), t.textContent]));
+return Array.from(svg.querySelectorAll('circle.blink'))
+  .filter(c => c.getAttribute('fill') === arguments[0])
+  .map(c => labels.get(at(c.getAttribute('cx'), +c.getAttribute('cy'))))
+  .filter(l => l !== undefined).map(Number).sort((a, b) => a - b);
+"""
 CAMERA_JS = "const i = document.getElementById('camera'); return !i.hidden && i.naturalWidth === 960"
 
 
@@ -138,6 +155,16 @@ def test_the_dashboard_follows_a_replayed_game(driver: Any, rendered: Rendered, 
                    and not d.find_element(By.ID, "camera-note").is_displayed())
         _shot(driver, tmp_path, "dashboard-teaching.png")
         table.carry_on.set()
+        # White's illegal play: the lamps blink by the labels the line names, counted from White's side.
+        assert table.flagged.wait(120)
+        line = next(line for line in reversed(live.snapshot().log) if line.type == "illegal")
+        named = sorted(int(n) for n in re.search(r"check points? ([\d, ]+) \(numbered from White's side\)",
+                                                  line.text).group(1).split(", "))
+        wait.until(lambda d: line.text in d.find_element(By.ID, "log").text)
+        assert driver.execute_script(FLAGGED_JS, RED.hex()) == named
+        assert "points numbered from White's side" in driver.find_element(By.ID, "board").text
+        _shot(driver, tmp_path, "dashboard-illegal.png")
+        table.carry_on_flagged.set()
         wait.until(lambda d: d.execute_script(CHECKERS_JS) != first and d.execute_script(LOG_JS) >= 4)
         table.join(300)  # a hang guard, not a speed target: CI machines are shared
         assert table.failure is None, table.failure
