@@ -76,6 +76,12 @@ class ReadConfig:
     #: phantom black checker on a point reported unsure (0.6 to 0.93).  Torn places clipped to
     #: white still make a frame washed out (`washed_out`).
     undecided_covered: float = 0.05
+    #: Undecided places count as a sign of a hand only beside this many places the model finds
+    #: covered: a hand hides some places plainly (four or more on each of the 131 rendered hands
+    #: of 134 caught on seeds 6,100,000 on), while a lamp a little brighter than at the start
+    #: leaves a dozen pale triangles' tips torn between bare and covered (0.1 to 0.35) and none
+    #: covered (4 of the 8 clear frames of unseen seed 6,400,272 were `occluded` so).
+    undecided_beside: int = 2
     #: This many places covered, `covered_at_rim` of them at the rim (`AT_RIM`), means a hand or
     #: an arm (one alone is a glint or a stray shadow).
     covered_places: int = 2
@@ -425,7 +431,8 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
     changed = changed_area(small, calibration.small_log, grid, calibration.grid, layout)
     lost = undecided + covered > len(PLACES) // 2
     by_covered = covered >= config.covered_places and reaching_in
-    by_others = maybe_covered > config.undecided_places or changed > config.changed_checkers
+    torn_by_a_hand = maybe_covered > config.undecided_places and covered >= config.undecided_beside
+    by_others = torn_by_a_hand or changed > config.changed_checkers
     hidden = by_covered or by_others
     if lost or hidden or undecided > config.undecided_places:
         # The board is there, but too bright for the camera: saying so sends the player to the
@@ -457,12 +464,16 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
                               f"{undecided} undecided ({maybe_covered} maybe covered), {changed:.1f} "
                               "checkers' area of bare board changed: something is over the board"
                               + (", or a lamp's glint is on the places named" if named else "")), started)
+    seen_by_model = probabilities
     probabilities = under_cocked(probabilities, cocked_dice, calibration.corners, layout, view)
+    # A place under a cocked die is read as `under_cocked` decided; elsewhere what the model
+    # calls covered is a hand's or a die's edge and tells nothing of the place (`in_rows`).
+    unseen = np.where((probabilities != seen_by_model).any(axis=1), 0.0, probabilities[:, COVERED])
     # A covered place that is no sign of a hand (alone, or one of two or three away from the rim)
     # is read as the likeliest of what it can really hold, and is no surer than it is seen: under
     # a die leaning on it a checker is half hidden, so its point is unsure (the referee allows it
     # one off; the roll is thrown again anyway).
-    kinds, certainty = in_rows(probabilities, config.out_of_row)
+    kinds, certainty = in_rows(probabilities, config.out_of_row, unseen)
     # A point a die leans into keeps its reading; one a flat die lies on or beside may lose a lone
     # unsure checker that is a glint or the die's own face, but the die's square edge is no disc
     # to add a checker by (`recount`).  `by_flat` holds every place under a flat die too: its
@@ -483,7 +494,7 @@ def washed_out(small: Image, places: np.ndarray, layout: Layout | None = None) -
 
 def glinted_looks(kinds: np.ndarray, certainty: np.ndarray, described: np.ndarray, looks: np.ndarray,
                   config: ReadConfig, dice_at: Sequence[int] = ()) -> np.ndarray:
-    """``kinds`` (128,) with each unsure point read as one checker emptied when its place looks
+    """``kinds`` (128,) with each point read as one checker, unsure, emptied when its place looks
     like its group's bare places (`vision.templates.GROUPS`, the median of their empty
     ``looks``): nearer them than its own learned empty look, and nearer them than
     `ReadConfig.glinted_look` times its distance from the checker's learned look (mean absolute
@@ -495,13 +506,16 @@ def glinted_looks(kinds: np.ndarray, certainty: np.ndarray, described: np.ndarra
     3,200,001 and 4 of 10 of seed 3,400,020 read a black checker there: those places were 0.09
     to 0.25 (and once 0.53) of their distance from the black look from their group's bare places.
     Lone black checkers whose rim the circle finder missed were 0.54 and 0.87 of it (seeds
-    3,400,011 and 2,000,014)."""
+    3,400,011 and 2,000,014).  A checker read surely is no glint, though a place beyond it is
+    unsure: a black checker read 1.0 sure at a point's edge, with a glint over its fourth place,
+    was emptied while the whole point's doubt decided (unseen seed 6,400,035 frame 6), as
+    `vision.discs.recount` already kept such a checker."""
     kinds = kinds.copy()
     left = {place // SLOTS for place in dice_at if place < BAR_START}
     for point in range(24):
         places = np.arange(point * SLOTS, (point + 1) * SLOTS)
         held = places[kinds[places] != EMPTY]
-        if point in left or len(held) != 1 or certainty[places].min() >= config.recount_below:
+        if point in left or len(held) != 1 or certainty[held[0]] >= config.recount_below:
             continue
         place = int(held[0])
         bare, own = _from_bare(described, looks, place)
@@ -553,7 +567,7 @@ def _in_a_row(pattern: np.ndarray) -> bool:
 ROW = np.array([_in_a_row(pattern) for pattern in PATTERNS])
 
 
-def in_rows(probabilities: np.ndarray, out_of_row: float = OUT_OF_ROW,
+def in_rows(probabilities: np.ndarray, out_of_row: float = OUT_OF_ROW, unseen: np.ndarray | None = None,
             ) -> tuple[np.ndarray, np.ndarray]:
     """Every place's kind and how sure it is (both (128,)), from the slot model's (128, 3 or 4)
     probabilities, each point's five places read together.
@@ -569,9 +583,17 @@ def in_rows(probabilities: np.ndarray, out_of_row: float = OUT_OF_ROW,
     A place's certainty is the chance, over all patterns, that it holds what the best pattern
     says, times the chance that it is not covered (`COVERED`, the fourth column if given).  Bar
     places are read one by one: bar checkers stand anywhere on it.
+
+    ``unseen`` (128,) is the share of each place the model could not see (the covered column,
+    where a hand's fingers lie over it): that share is no evidence of what the place holds, so
+    it counts as all three kinds alike and the row decides.  Fingers over a point's edge checker
+    (unseen seed 6,400,181 frame 9) left 0.66 empty and 0.33 covered there, beside two plain
+    black checkers: read with the covered share dropped, the edge place was empty, the row two.
     """
     seen = probabilities[:, :COVERED] / np.maximum(probabilities[:, :COVERED].sum(axis=1, keepdims=True),
                                                    1e-12)
+    if unseen is not None:
+        seen = (1 - unseen[:, None]) * seen + unseen[:, None] / seen.shape[1]
     kinds = seen.argmax(axis=1)
     certainty = seen.max(axis=1)
     points = seen[:BAR_START].reshape(24, SLOTS, 3)
