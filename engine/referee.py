@@ -1104,11 +1104,10 @@ class Referee:
                 and self._illegal.details.get("bar", False) == bar and by != "button"):
             return False  # the same error, still there
         self._flagged = scene
-        mover = game.progress.mover
         # The same points as the mover counts them, as `nearest` is written: the page and the
         # status say both from the mover's side (the lamps light the board's own points).
-        track = game.variant.rules.track(mover)
-        own = sorted((own_point(point, mover, track) for point in points), reverse=True)
+        mover = game.progress.mover
+        own = sorted(_own_points(game.variant, mover, points), reverse=True)
         self._emit(out, "illegal", frame, player=mover.label, dice=self._dice(), points=points,
                    own_points=own, bar=bar, nearest=nearest, by=by)
         return True
@@ -1249,8 +1248,7 @@ class Referee:
             elif self._lifted is not None and self._mode is not Mode.RECORD:
                 # From the mover's side, as the plays listed for them and the drawing's labels.
                 mover, lifted = game.progress.mover, self._lifted
-                track = game.variant.rules.track(mover)
-                own = [] if lifted == "bar" else [own_point(int(lifted), mover, track)]
+                own = [] if lifted == "bar" else _own_points(game.variant, mover, [int(lifted)])
                 where = own_places(mover.label, own, bar=lifted == "bar")
                 text = f"{name} to play {stage}: checker lifted from {where}"
             else:
@@ -1397,6 +1395,12 @@ def _remove(in_use: dict[str, tuple[int, ...]], colour: str, value: int) -> None
     if value in values:
         values.remove(value)
         in_use[colour] = tuple(values)
+
+
+def _own_points(variant: Variant, player: Player, points: Iterable[int]) -> list[int]:
+    """``points`` (the board's numbering) as ``player`` counts them along ``variant``'s track."""
+    track = variant.rules.track(player)
+    return [own_point(point, player, track) for point in points]
 
 
 def _contains(dice: tuple[tuple[str, int, bool], ...], wanted: tuple[tuple[str, int, bool], ...]) -> bool:
