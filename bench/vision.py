@@ -14,7 +14,9 @@ a second layer on some points, and one with a hand over the board.  Printed:
 * exact frames (all 24 points and the bar right) among frames with up to five a point;
 * per-point accuracy, and bar accuracy;
 * stacked frames whose single layer and flags are right;
-* hands reported ``occluded``, and frames without a hand wrongly reported ``occluded``;
+* hands reported ``occluded``, and frames without a hand wrongly reported ``occluded``; then the
+  same once the hand networks are asked of every frame read ``ok``, as a live camera asks them of
+  a board at rest before the referee may trust it (`vision.observation.Observer`);
 * corners mode on the same frames (true corners, no calibration);
 * median and p95 ms per frame (``read`` alone, image already decoded) at 1280x960 and 2028x1520;
 * each clear frame again with a turn's two dice thrown (one in ten cocked) and the cube on the
@@ -63,7 +65,8 @@ from vision import synthetic
 from vision.calibration import Calibration, CalibrationError, calibrate
 from vision.corners import read_corners
 from vision.dice import CubeOnBoard
-from vision.observation import observe
+from vision.hands import hands_over
+from vision.observation import HANDS, observe
 from vision.outline import OutlineError, find_corners
 from vision.reading import Reading, read
 
@@ -86,6 +89,9 @@ class Tally:
     hands: int = 0
     hands_caught: int = 0
     false_occluded: int = 0
+    # The same with the hand networks asked of every frame read `ok`, as of a board at rest.
+    hands_caught_at_rest: int = 0
+    clear_hands_at_rest: int = 0
     clear_frames: int = 0
     corners_frames: int = 0
     corners_exact: int = 0
@@ -143,6 +149,7 @@ def one_setup(args: tuple[int, int, tuple[int, int], bool, tuple[float, float] |
         frame, truth = synthetic.render(position, rng, size=size, style=lit, mount=mount)
         reading = read(frame, calibration)
         tally.ms.append(reading.ms)
+        networks_see_a_hand = reading.status == "ok" and bool(hands_over(frame, calibration.corners, HANDS))
         if rolls and not hand and not stacked:
             tally.add(_with_a_roll(seed, index, position=position, size=size, style=lit,
                                    mount=mount, calibration=calibration))
@@ -150,15 +157,20 @@ def one_setup(args: tuple[int, int, tuple[int, int], bool, tuple[float, float] |
             if truth.occluded:
                 tally.hands += 1
                 tally.hands_caught += reading.status == "occluded"
+                tally.hands_caught_at_rest += reading.status == "occluded" or networks_see_a_hand
                 if reading.reason.startswith("the board is washed out"):
                     tally.wrong.append(f"seed {seed} frame {index}: a hand over the board called washed out")
                 if reading.status == "ok":
                     # A hand that hides no checker leaves the reading right: say which it was.
                     unhidden = list(reading.points) == [position.at(p) for p in range(1, 25)]
                     tally.wrong.append(f"seed {seed} frame {index}: a hand over the board read `ok`, "
-                                       f"{'every point right' if unhidden else 'points wrong'}")
+                                       f"{'every point right' if unhidden else 'points wrong'}; the hand "
+                                       f"networks at rest {'see it' if networks_see_a_hand else 'see none'}")
             continue
         tally.clear_frames += 1
+        tally.clear_hands_at_rest += networks_see_a_hand
+        if networks_see_a_hand:
+            tally.wrong.append(f"seed {seed} frame {index}: no hand, but the hand networks see one")
         if not stacked:
             by_corners = read_corners(frame, truth.corners)
             tally.corners_frames += 1
@@ -327,6 +339,9 @@ def main() -> int:
         print(f"stacked frames right {percent(t.stacked_right, t.stacked)}")
         print(f"hands -> occluded    {percent(t.hands_caught, t.hands)}")
         print(f"clear -> occluded    {percent(t.false_occluded, t.clear_frames)}")
+        print(f"  and at rest        hands {percent(t.hands_caught_at_rest, t.hands)}, clear "
+              f"{percent(t.false_occluded + t.clear_hands_at_rest, t.clear_frames)} (the hand networks "
+              "asked of every frame read `ok`, as of a board at rest)")
         print(f"corners mode exact   {percent(t.corners_exact, t.corners_frames)} "
               "(true corners, no calibration)")
         if t.ms:

@@ -73,15 +73,35 @@ def test_the_landmark_model_sees_no_hand_round_palms_proposed_where_there_is_non
 
 def test_a_palm_counts_over_the_playing_area_or_reaching_into_it() -> None:
     """The photo asked is the whole photo each time (the playing area grown by its margin);
-    the fingers' palm, about 85 px a side, is centred about 600 px down."""
+    the fingers' palm, about 85 px a side, is centred about 600 px down, and the thumb's tip,
+    the highest of its fingertips, lies about 561 px down."""
     photo = load(FINGERS)
 
     def down_to(bottom: float) -> np.ndarray:
         return np.array([[0, 20], [640, 20], [640, bottom], [0, bottom]], np.float64)
 
-    assert len(hands_over(photo, down_to(640))) == 1  # over the playing area
-    assert len(hands_over(photo, down_to(590))) == 1  # outside by a seventh of its side: reaching in
-    assert hands_over(photo, down_to(570)) == ()  # outside by over a third of it: beside the board
+    (palm,) = hands_over(photo, down_to(640))  # over the playing area
+    assert len(palm.tips) == 5 and all(x < 260 and 540 < y < 680 for x, y in palm.tips), palm.tips
+    assert min(y for _, y in palm.tips) == pytest.approx(561, abs=8)
+    assert len(hands_over(photo, down_to(590))) == 1  # the palm outside by a seventh of its side
+    assert len(hands_over(photo, down_to(560))) == 1  # the palm by half its side, the thumb at the edge
+    assert hands_over(photo, down_to(520)) == ()  # every fingertip outside by 40 px: beside the board
+
+
+@pytest.mark.parametrize("seed", [141, 173])
+def test_a_hand_resting_beside_the_playing_area_with_its_fingers_on_it_is_over_it(seed: int) -> None:
+    """Rendered hands whose palms lie outside the playing area by most of a palm's side, on
+    the board's frame, with fingers reaching in over the checkers: the reader's covered places
+    missed such hands, and the palm's centre alone put them beside the board."""
+    frame, truth = rendered(seed, hand=True)
+    (palm,) = hands_over(frame, truth.corners)
+    area = np.asarray(truth.corners, np.float32).reshape(-1, 1, 2)
+    assert cv2.pointPolygonTest(area, palm.centre, True) < -palm.side / 2
+    x, y = max(palm.tips, key=lambda tip: cv2.pointPolygonTest(area, tip, True))
+    assert cv2.pointPolygonTest(area, (x, y), True) > 10
+    assert truth.hand is not None and truth.hand[int(y), int(x)]  # a finger the renderer drew
+    seen = observe_corners(frame, truth.corners)
+    assert seen.status == "occluded" and seen.reading.reason.startswith("a hand over the board near point ")
 
 
 @pytest.mark.parametrize("seed", [60, 73, 82])
