@@ -150,10 +150,11 @@ def one_setup(args: tuple[int, int, tuple[int, int], bool, tuple[float, float] |
         frame, truth = synthetic.render(position, rng, size=size, style=lit, mount=mount)
         reading = read(frame, calibration)
         tally.ms.append(reading.ms)
-        networks_see_a_hand = reading.status == "ok" and bool(hands_over(frame, calibration.corners, HANDS))
         if rolls and not hand and not stacked:
             tally.add(_with_a_roll(seed, index, position=position, size=size, style=lit,
                                    mount=mount, calibration=calibration))
+        # After the frame with a roll is timed, as before the networks were asked here.
+        networks_see_a_hand = reading.status == "ok" and bool(hands_over(frame, calibration.corners, HANDS))
         if hand:
             if truth.occluded:
                 tally.hands += 1
