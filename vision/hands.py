@@ -250,8 +250,8 @@ def hands_over(frame: Image, corners: FloatArray, config: HandConfig = HandConfi
 
     A palm resting on the board's frame or the table may have its fingers on the checkers: 5
     of the 7 rendered hands over the checker benchmark's unseen boards that the reader did not
-    catch (seeds 6,100,000, 6,400,000 and 6,700,000 on) lay so, their fingertips 3 to 53 px
-    into the playing area or onto its rim while their palms' centres lay 26 to 99 px outside.
+    catch (seeds 6,100,000, 6,400,000 and 6,700,000 on) lay so, their palms' centres 30 to 106 px
+    outside the playing area and a fingertip of each 3 to 109 px inside it.
     So every palm within `REACH` sides of the playing area is asked, those whose centres lie
     over it first, and then where its fingertips are."""
     quad = np.asarray(corners, np.float64).reshape(4, 2)
