@@ -153,7 +153,7 @@ def one_setup(args: tuple[int, int, tuple[int, int], bool, tuple[float, float] |
         if rolls and not hand and not stacked:
             tally.add(_with_a_roll(seed, index, position=position, size=size, style=lit,
                                    mount=mount, calibration=calibration))
-        # After the frame with a roll is timed, as before the networks were asked here.
+        # Asked once the frame with a roll is timed, which so runs as before they were asked here.
         networks_see_a_hand = reading.status == "ok" and bool(hands_over(frame, calibration.corners, HANDS))
         if hand:
             if truth.occluded:

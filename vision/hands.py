@@ -98,7 +98,8 @@ class HandConfig:
     #: Palms the detector scores at least this are proposed.  Real hands over a board scored
     #: 0.36 (a motion-blurred one) to 0.95; the landmark model decides (``min_presence``).
     min_score: float = 0.3
-    #: The best this many palms over the board are asked of the landmark model.
+    #: The best this many palms over the board or within reach of it (`REACH`) are asked of the
+    #: landmark model.
     proposals: int = 2
     #: A palm whose hand the landmark model sees this surely is a hand.  On the real photos of
     #: `bench/hands.py` every hand over a board gave 0.91 or more (a motion-blurred one), and
