@@ -228,10 +228,7 @@ def pipeline(script: GameScript, folder: Path, size: tuple[int, int] = (2028, 15
         (folder / "calibration.json").write_text(calibration.to_json() + "\n")
     else:
         frames, refused = folder / "frames", 0
-    # Read back as `pipgammon run` and `replay` load it: the file keeps the corners to 0.01 px, and
-    # the frames read through the file's warp are what a user's referee sees.  Refereed with the
-    # calibration in memory instead, the same frames gave 3 extra calls to throw again, not 5.
-    calibration = Calibration.from_json((folder / "calibration.json").read_text())
+        calibration = Calibration.from_json((folder / "calibration.json").read_text())
     journal = folder / "events.jsonl"
     journal.unlink(missing_ok=True)
     with Replay(calibration, config_of(script), journal) as replay:

@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import cv2
 
 from engine.scene import Scene
-from vision.calibration import Calibration, calibrate
+from vision.calibration import calibrate
 from vision.observation import Observer
 from vision.outline import find_corners
 from vision.sequence import game_sequence
@@ -67,8 +67,7 @@ def untrusted_only(seen: Scene, truth: Scene) -> bool:
 
 def run(seed: int, turns: int, hold: int) -> dict[str, list[float] | int]:
     start, frames = game_sequence(seed, turns, hold)
-    # Through its file, as the service loads it.
-    calibration = Calibration.from_json(calibrate(start, find_corners(start)).to_json())
+    calibration = calibrate(start, find_corners(start))
     stabiliser = Stabiliser()
     observer = Observer(calibration)
     emitted: dict[int, float] = {}  # frame -> ms spent reading it

@@ -133,8 +133,7 @@ def one_setup(args: tuple[int, int, tuple[int, int], bool, tuple[float, float] |
     mount = synthetic.camera(style, rng, size)
     image, start = synthetic.render(Position.start(), rng, size=size, style=style, mount=mount)
     try:
-        # Through its file, as `pipgammon calibrate` saves it and `pipgammon read` loads it.
-        calibration = Calibration.from_json(calibrate(image, find_corners(image)).to_json())
+        calibration = calibrate(image, find_corners(image))
     except (OutlineError, CalibrationError) as err:
         tally.failures.append(f"seed {seed}: {err}")
         return tally

@@ -130,7 +130,6 @@ def _gnubg_check(mat: Path) -> str:
 def cmd_demo(args: argparse.Namespace, out: IO[str]) -> int:
     from hardware.sim import SimLights
     from pipgammon.replay import Replay, export
-    from vision.calibration import Calibration
     from vision.synthetic_game import script_game, write_calibrated
 
     began = time.perf_counter()
@@ -148,10 +147,8 @@ def cmd_demo(args: argparse.Namespace, out: IO[str]) -> int:
                          void_rate=0.05, button_rate=0.1)
     print(f"rendering the sample game (seed {args.seed}): {plural(len(script.stills), 'still moment')} ...",
           file=out, flush=True)
-    frames, made, _ = write_calibrated(script, folder / "game", size=DEMO_SIZE)
-    (folder / "calibration.json").write_text(made.to_json() + "\n")
-    # The game is refereed with the file, as `pipgammon run` and `replay` load it.
-    calibration = Calibration.from_json((folder / "calibration.json").read_bytes())
+    frames, calibration, _ = write_calibrated(script, folder / "game", size=DEMO_SIZE)
+    (folder / "calibration.json").write_text(calibration.to_json() + "\n")
     config = RefereeConfig(variant=find_variant("standard"), match_to=1, opening=OpeningChoice.AUTO,
                            mode=Mode.TEACH)
     lights = SimLights()

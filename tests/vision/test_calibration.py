@@ -44,6 +44,15 @@ def test_given_corners_in_any_order_find_the_same_numbering() -> None:
     assert np.abs(calibration.corners - truth.corners).max() < 1.5
 
 
+def test_a_calibration_in_memory_is_the_one_loaded_from_its_file(setup_factory: Callable[..., Setup]) -> None:
+    """The file keeps the corners to 0.01 px, and a calibration keeps them so in memory too: the
+    service reads a board it has just calibrated as it does after a restart."""
+    calibration = setup_factory(11).calibration
+    again = Calibration.from_json(calibration.to_json())
+    assert np.array_equal(again.corners, calibration.corners)
+    assert np.array_equal(again.templates.looks, calibration.templates.looks)
+
+
 def test_a_calibration_survives_its_json(setup_factory: Callable[..., Setup]) -> None:
     calibration = setup_factory(11).calibration
     again = Calibration.from_json(calibration.to_json())
