@@ -131,9 +131,9 @@ class Calibration:
         # file warp every frame alike.  Kept to the last digit, the referee bench's games read
         # through the file called 5 flat rolls cocked and through the calibration in memory 3, and
         # the service read a board it had just calibrated otherwise than after a restart.
-        corners = np.round(np.asarray(corners, np.float64), CORNER_DECIMALS)
+        kept = np.asarray(np.round(np.asarray(corners, np.float64), CORNER_DECIMALS), np.float64)
         small, grid, described = observe(view, layout_for(checker))
-        return cls(corners, frame_size, view, LOG[small], grid, Templates.learn(described, START_LABELS),
+        return cls(kept, frame_size, view, LOG[small], grid, Templates.learn(described, START_LABELS),
                    fittings, checker)
 
     def to_json(self) -> str:
