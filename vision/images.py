@@ -10,6 +10,8 @@ segment``) to the process's stderr past any switch OpenCV offers, print them
 into a file we read back instead (`decode_reporting`): a bad file gives one
 line, ours, with the library's words in it.  libjpeg's warning is how a JPEG
 cut short with its end marker put back is told from a whole one (`_damage`).
+A frame of more than `MAX_PIXELS` is refused from the size its header gives
+(`declared_size`), before any of it is decoded.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 import cv2
 import numpy as np
@@ -30,6 +32,13 @@ from vision.view import Image
 
 #: The smallest frame worth reading: a checker would be a few pixels across below this.
 MIN_SIDE = 240
+
+#: The most pixels a frame may have: 16.8 MP, a 4096x4096 still.  The Pi HQ camera's full
+#: 4056x3040 (12.3 MP) and a 16 MP phone photo pass.  A larger file is not a camera's frame, and
+#: decoding it costs what the reader cannot spare: a 30000x30000 PNG took 31 s and 5.3 GB before
+#: it was found to show no board.  OpenCV's own limit, 2^30 px, is an assertion (a traceback),
+#: not a reason.
+MAX_PIXELS = 1 << 24
 
 
 class ImageError(ValueError):
@@ -84,19 +93,37 @@ def _stderr_caught(work: Callable[[], _T]) -> tuple[_T, list[str]]:
     return result, text.splitlines()
 
 
+#: How `decode_reporting` begins its own line for an OpenCV error.
+OPENCV_SAID = "OpenCV: "
+
+
+def _imdecode(buffer: np.ndarray, flags: int) -> np.ndarray | str | None:
+    """``cv2.imdecode``, or OpenCV's words when it raises instead of returning ``None``: it
+    asserts on a header's size past its own limit (``pixels <= CV_IO_MAX_IMAGE_PIXELS``)."""
+    try:
+        frame: np.ndarray | None = cv2.imdecode(buffer, flags)
+    except cv2.error as err:
+        return f"{OPENCV_SAID}{err.err} in {err.func}"
+    return frame
+
+
 def decode_reporting(data: bytes, flags: int = cv2.IMREAD_COLOR) -> tuple[np.ndarray | None, list[str]]:
     """``cv2.imdecode``, with what libpng and libjpeg said of the data (`DECODER_LINES`) returned
     rather than printed, and OpenCV's own log silenced meanwhile (it logs a file it cannot read,
-    "imdecode_(''): can't read data: ...", where the caller gives the reason in one line)."""
+    "imdecode_(''): can't read data: ...", where the caller gives the reason in one line).  An
+    error OpenCV raises is a ``None`` frame, with its words last in the lines (`OPENCV_SAID`)."""
     buffer = np.frombuffer(data, np.uint8)
     with _QUIET:
         level = cv2.utils.logging.getLogLevel()
         cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
         try:
-            frame, lines = _stderr_caught(lambda: cv2.imdecode(buffer, flags))
+            decoded, lines = _stderr_caught(lambda: _imdecode(buffer, flags))
         finally:
             cv2.utils.logging.setLogLevel(level)
     said = [line.strip() for line in lines if line.strip().startswith(DECODER_LINES)]
+    frame = None if isinstance(decoded, str) else decoded
+    if isinstance(decoded, str):
+        said.append(decoded)
     others = [line for line in lines if line.strip() and not line.strip().startswith(DECODER_LINES)]
     if others:
         os.write(2, ("\n".join(others) + "\n").encode())
@@ -140,15 +167,123 @@ def _truncation(data: bytes) -> str | None:
     return None
 
 
+def _png_size(data: bytes) -> tuple[int, int] | None:
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR" and len(data) >= 24:
+        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    return None
+
+
+#: JPEG's start-of-frame markers (SOF0 to SOF15 but DHT, JPG and DAC, which share the range).
+JPEG_FRAMES = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
+
+
+def _jpeg_size(data: bytes) -> tuple[int, int] | None:
+    """The size in a JPEG's first start-of-frame segment, walked to past the segments before it."""
+    if data[:3] != b"\xff\xd8\xff":
+        return None
+    at = 2
+    while at + 9 <= len(data) and data[at] == 0xFF:
+        marker = data[at + 1]
+        if marker == 0xFF:  # a fill byte before the marker
+            at += 1
+        elif marker == 0x01 or 0xD0 <= marker <= 0xD7:  # markers with no length
+            at += 2
+        elif marker in JPEG_FRAMES:
+            return int.from_bytes(data[at + 7:at + 9], "big"), int.from_bytes(data[at + 5:at + 7], "big")
+        elif marker in (0xD9, 0xDA):  # the image ends, or its data begins, with no frame header
+            return None
+        else:
+            at += 2 + int.from_bytes(data[at + 2:at + 4], "big")
+    return None
+
+
+def _bmp_size(data: bytes) -> tuple[int, int] | None:
+    if data[:2] != b"BM" or len(data) < 26:
+        return None
+    if int.from_bytes(data[14:18], "little") == 12:  # the OS/2 header: 16-bit sides
+        return int.from_bytes(data[18:20], "little"), int.from_bytes(data[20:22], "little")
+    # A negative height is a picture stored top row first.
+    return (abs(int.from_bytes(data[18:22], "little", signed=True)),
+            abs(int.from_bytes(data[22:26], "little", signed=True)))
+
+
+def _gif_size(data: bytes) -> tuple[int, int] | None:
+    if data[:6] not in (b"GIF87a", b"GIF89a") or len(data) < 10:
+        return None
+    return int.from_bytes(data[6:8], "little"), int.from_bytes(data[8:10], "little")  # the logical screen
+
+
+def _webp_size(data: bytes) -> tuple[int, int] | None:
+    if data[:4] != b"RIFF" or data[8:12] != b"WEBP" or len(data) < 30:
+        return None
+    chunk = data[12:16]
+    if chunk == b"VP8X":  # the extended format's canvas, each side less one in 24 bits
+        return int.from_bytes(data[24:27], "little") + 1, int.from_bytes(data[27:30], "little") + 1
+    if chunk == b"VP8L":  # lossless: 14 bits for each side less one, after a signature byte
+        bits = int.from_bytes(data[21:25], "little")
+        return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+    if chunk == b"VP8 ":  # lossy: a key frame's 14-bit sides, after its tag and start code
+        return int.from_bytes(data[26:28], "little") & 0x3FFF, int.from_bytes(data[28:30], "little") & 0x3FFF
+    return None
+
+
+def _tiff_size(data: bytes) -> tuple[int, int] | None:
+    """The size in a TIFF's first directory (ImageWidth and ImageLength, tags 256 and 257)."""
+    order: Literal["little", "big"]
+    if data[:4] == b"II*\x00":
+        order = "little"
+    elif data[:4] == b"MM\x00*":
+        order = "big"
+    else:
+        return None
+    at = int.from_bytes(data[4:8], order)
+    sides: dict[int, int] = {}
+    for entry in range(at + 2, at + 2 + 12 * int.from_bytes(data[at:at + 2], order), 12):
+        tag = int.from_bytes(data[entry:entry + 2], order)
+        kind = int.from_bytes(data[entry + 2:entry + 4], order)
+        if tag in (256, 257) and kind in (3, 4):  # SHORT or LONG
+            sides[tag] = int.from_bytes(data[entry + 8:entry + (10 if kind == 3 else 12)], order)
+    return (sides[256], sides[257]) if len(sides) == 2 else None
+
+
+def declared_size(data: bytes) -> tuple[int, int] | None:
+    """The width and height an image's header gives, for PNG, JPEG, BMP, GIF, WebP and TIFF;
+    ``None`` for another format, or a header too damaged to say (the decoder then gives the reason).
+
+    OpenCV has no call that reads a header alone: only this tells a huge frame before it is
+    decoded.  Another format's size is checked once it is decoded (`decode`)."""
+    for size in (_png_size, _jpeg_size, _bmp_size, _gif_size, _webp_size, _tiff_size):
+        found = size(data)
+        if found is not None:
+            return found
+    return None
+
+
+def _too_large(width: int, height: int) -> str | None:
+    if width * height <= MAX_PIXELS:
+        return None
+    return (f"the image is {width}x{height} px ({width * height / 1e6:.1f} MP); pipgammon reads frames of "
+            f"up to {MAX_PIXELS / 1e6:.1f} MP (a 4096x4096 still)")
+
+
 def decode(data: bytes, name: str = "image") -> Image:
     """A BGR frame from encoded bytes (JPEG, PNG, BMP, TIFF...)."""
     if not data:
         raise ImageError(f"{name}: the file is empty")
+    size = declared_size(data)
+    large = _too_large(*size) if size else None
+    if large:
+        raise ImageError(f"{name}: {large}")
     cut = _truncation(data)
     if cut:
         raise ImageError(f"{name}: {cut}")
     frame, said = decode_reporting(data)
     if frame is None:
+        if said and "CV_IO_MAX_IMAGE_PIXELS" in said[-1]:  # a format `declared_size` does not read
+            raise ImageError(f"{name}: the image is larger than OpenCV decodes (over {1 << 30} px); "
+                             f"pipgammon reads frames of up to {MAX_PIXELS / 1e6:.1f} MP (a 4096x4096 still)")
+        if said and said[-1].startswith(OPENCV_SAID):
+            raise ImageError(f"{name}: not an image OpenCV can decode ({said[-1]})")
         if said:  # the last line is the fault that stopped the decoder; warnings may come before it
             raise ImageError(f"{name}: the image data is corrupt ({said[-1]})")
         raise ImageError(f"{name}: not an image OpenCV can decode (corrupt, or an unsupported format)")
@@ -156,6 +291,9 @@ def decode(data: bytes, name: str = "image") -> Image:
     if damage:
         raise ImageError(f"{name}: {damage}")
     height, width = frame.shape[:2]
+    large = _too_large(width, height)  # a format whose header `declared_size` does not read
+    if large:
+        raise ImageError(f"{name}: {large}")
     if min(width, height) < MIN_SIDE:
         # Worded for every command that loads a picture: `read` wants a board, `dice` only dice.
         raise ImageError(f"{name}: {width}x{height} is too small to read (want at least {MIN_SIDE} px on "

@@ -110,6 +110,20 @@ def test_a_folder_taken_away_is_a_lost_camera_that_carries_on_where_it_was(tmp_p
         camera.open()
 
 
+def test_a_still_too_large_to_read_is_a_camera_fault_for_that_frame(tmp_path: Path) -> None:
+    """It was a cv2.error out of `read`, which stopped the service."""
+    folder = _stills(tmp_path / "f", 1)
+    huge = bytearray(cv2.imencode(".png", np.zeros((240, 320, 3), np.uint8))[1])
+    huge[16:24] = (100_000).to_bytes(4, "big") * 2  # the header's width and height
+    (folder / "00001.png").write_bytes(bytes(huge))
+    clock = Clock()
+    camera = FolderCamera(folder, 4, clock=clock, sleep=clock.sleep)
+    camera.open()
+    assert [shot.name for shot in (camera.read() for _ in range(4)) if shot] == ["00000.png"] * 4
+    with pytest.raises(CameraLost, match=r"00001\.png: the image is 100000x100000 px"):
+        camera.read()
+
+
 def test_a_video_is_played_frame_by_frame_with_its_presses_and_can_be_cut(tmp_path: Path) -> None:
     video = tmp_path / "game.avi"
     writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"MJPG"), 10, (160, 120))

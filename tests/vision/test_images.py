@@ -11,7 +11,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.images import ImageError, load
+from vision import images
+from vision.images import MAX_PIXELS, ImageError, declared_size, load
 
 
 def good_jpeg(progressive: bool = False) -> bytes:
@@ -70,6 +71,65 @@ def test_missing_files_directories_and_thumbnails(tmp_path: Path) -> None:
     small.write_bytes(bytes(cv2.imencode(".png", np.zeros((100, 120, 3), np.uint8))[1]))
     with pytest.raises(ImageError, match="too small"):
         load(small)
+
+
+@pytest.mark.parametrize("extension, options", [
+    (".png", []), (".jpg", []), (".jpg", [cv2.IMWRITE_JPEG_PROGRESSIVE, 1]), (".bmp", []), (".tiff", []),
+    (".webp", []), (".webp", [cv2.IMWRITE_WEBP_QUALITY, 101]),  # lossy and lossless
+])
+def test_the_header_gives_the_size_before_a_decode(extension: str, options: list[int]) -> None:
+    encoded = bytes(cv2.imencode(extension, np.zeros((300, 400, 3), np.uint8), options)[1])
+    assert declared_size(encoded) == (400, 300)
+
+
+def _huge_header(extension: str, width: int, height: int) -> bytes:
+    """A 400x300 frame's file, with its header made to say ``width`` x ``height``."""
+    data = bytearray(cv2.imencode(extension, np.zeros((300, 400, 3), np.uint8))[1])
+    if extension == ".png":
+        data[16:24] = width.to_bytes(4, "big") + height.to_bytes(4, "big")
+    elif extension == ".jpg":
+        at = data.index(b"\xff\xc0")  # baseline start of frame: height, then width
+        data[at + 5:at + 9] = height.to_bytes(2, "big") + width.to_bytes(2, "big")
+    else:
+        data[18:26] = width.to_bytes(4, "little") + height.to_bytes(4, "little")  # BMP
+    return bytes(data)
+
+
+@pytest.mark.parametrize("extension, width, height", [
+    (".png", 100_000, 100_000),  # past OpenCV's own limit, which was an assertion: a traceback
+    (".jpg", 65_000, 65_000),
+    (".png", 30_000, 30_000),  # within OpenCV's: decoding a real one took 31 s and 5.3 GB
+    (".bmp", 4097, 4097),
+])
+def test_a_frame_too_large_is_refused_from_its_header(tmp_path: Path, extension: str, width: int, height: int,
+                                                      capfd: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / f"huge{extension}"
+    path.write_bytes(_huge_header(extension, width, height))
+    with pytest.raises(ImageError, match=rf"huge\{extension}: the image is {width}x{height} px .*; pipgammon "
+                       r"reads frames of up to 16\.8 MP"):
+        load(path)
+    assert capfd.readouterr().err == ""
+
+
+def test_the_pi_hq_cameras_full_still_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "hq.png"
+    path.write_bytes(bytes(cv2.imencode(".png", np.zeros((3040, 4056, 3), np.uint8))[1]))
+    assert load(path).shape == (3040, 4056, 3)
+
+
+def test_a_format_whose_header_is_not_read_is_measured_once_decoded(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "frame.ppm"
+    path.write_bytes(bytes(cv2.imencode(".ppm", np.zeros((300, 400, 3), np.uint8))[1]))
+    assert declared_size(path.read_bytes()) is None and load(path).shape == (300, 400, 3)
+    monkeypatch.setattr(images, "MAX_PIXELS", 400 * 300 - 1)
+    with pytest.raises(ImageError, match=r"frame\.ppm: the image is 400x300 px"):
+        load(path)
+    # Past OpenCV's limit it raises instead of decoding: its words become ours, in one line.
+    path.write_bytes(b"P6\n100000 100000\n255\n" + bytes(64))
+    with pytest.raises(ImageError, match=r"frame\.ppm: the image is larger than OpenCV decodes"):
+        load(path)
+    assert MAX_PIXELS == 1 << 24
 
 
 def test_opencvs_own_log_is_silenced_while_it_decodes(tmp_path: Path,
