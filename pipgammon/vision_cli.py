@@ -21,7 +21,14 @@ class VisionUsageError(ValueError):
 
 
 def parse_corners(text: str) -> np.ndarray:
-    """``TLx,TLy,TRx,TRy,BRx,BRy,BLx,BLy`` as a (4, 2) array."""
+    """``TLx,TLy,TRx,TRy,BRx,BRy,BLx,BLy`` as a (4, 2) array, checked for what needs no image:
+    finite numbers within a frame's reach, going round a convex area in order.  Each image then
+    checks the rest (`corners_on_frame`).  Before the order was checked here, corners whose sides
+    cross read a frame as "ok" with no checker on the board, and `calibrate --corners` named the
+    checker colours, not the corners."""
+    from vision.calibration import NOT_IN_ORDER, goes_round_in_order
+    from vision.images import MAX_PIXELS, MIN_SIDE
+
     parts = text.replace(" ", "").split(",")
     try:
         values = [float(p) for p in parts]
@@ -35,11 +42,19 @@ def parse_corners(text: str) -> np.ndarray:
            if not np.isfinite(value)]
     if bad:
         raise VisionUsageError(f"--corners: {', '.join(bad)}: every corner must be a finite number of pixels")
+    # No frame pipgammon reads has a longer side (`vision.images`); a corner farther out than that
+    # is outside every image, and the area's products would overflow (numpy warned of it).
+    reach = (1 + OUTSIDE) * MAX_PIXELS / MIN_SIDE
+    far = [f"{name} is {part}" for name, part, value in zip(names, parts, values, strict=True)
+           if abs(value) > reach]
+    if far:
+        raise VisionUsageError(f"--corners: {', '.join(far)}: outside any frame pipgammon reads (a side "
+                               f"is at most {MAX_PIXELS // MIN_SIDE} px)")
     corners = np.array(values, np.float64).reshape(4, 2)
-    area = 0.5 * abs(sum(corners[i, 0] * corners[(i + 1) % 4, 1] - corners[(i + 1) % 4, 0] * corners[i, 1]
-                         for i in range(4)))
-    if area < 100:
-        raise VisionUsageError("--corners: the four corners enclose no area; give them round the board")
+    if not goes_round_in_order(corners):
+        shown = ", ".join(f"{label} ({x:g}, {y:g})"
+                          for label, (x, y) in zip(CORNER_NAMES, corners, strict=True))
+        raise VisionUsageError(f"--corners: {shown} {NOT_IN_ORDER}")
     return corners
 
 
@@ -49,9 +64,12 @@ OUTSIDE = 0.01
 CORNER_NAMES = ("TL", "TR", "BR", "BL")
 
 
-def corners_inside(corners: np.ndarray, frame: np.ndarray, name: str) -> None:
+def corners_on_frame(corners: np.ndarray, frame: np.ndarray, name: str) -> None:
     """Raise :class:`VisionUsageError` when a corner of ``corners`` lies outside ``frame`` (the
-    image ``name``): the reader would read what lies beyond the image as the board."""
+    image ``name``), since the reader would read what lies beyond the image as the board, or when
+    they enclose too little of it for a board (`vision.calibration.too_small`)."""
+    from vision.calibration import too_small
+
     height, width = frame.shape[:2]
     slack = OUTSIDE * max(width, height)
     for label, (x, y) in zip(CORNER_NAMES, corners, strict=True):
@@ -59,6 +77,8 @@ def corners_inside(corners: np.ndarray, frame: np.ndarray, name: str) -> None:
             raise VisionUsageError(
                 f"{name}: --corners: the {label} corner ({x:g}, {y:g}) lies outside the {width}x{height} "
                 "image; give the playing area's corners in this image's pixels")
+    if small := too_small(corners, (width, height)):
+        raise VisionUsageError(f"{name}: --corners {small}")
 
 
 def cmd_calibrate(args: argparse.Namespace, out: IO[str]) -> int:
@@ -67,11 +87,11 @@ def cmd_calibrate(args: argparse.Namespace, out: IO[str]) -> int:
     from vision.outline import OutlineError, find_corners
     from vision.view import GEOMETRY, in_frame
 
+    corners = parse_corners(args.corners) if args.corners else None
     try:
         frame = load(Path(args.image))
-        if args.corners:
-            corners = parse_corners(args.corners)
-            corners_inside(corners, frame, args.image)
+        if corners is not None:
+            corners_on_frame(corners, frame, args.image)
         else:
             corners = find_corners(frame)
         calibration = calibrate(frame, corners)
@@ -120,7 +140,7 @@ def cmd_read(args: argparse.Namespace, out: IO[str]) -> int:
         if calibration is not None:
             seen = observe(frame, calibration, hands=True)
         else:
-            corners_inside(corners, frame, name)
+            corners_on_frame(corners, frame, name)
             seen = observe_corners(frame, corners)
         entry: dict[str, Any] = {"image": name, **seen.to_json()}
         entry["ms"] = round((time.perf_counter() - started) * 1000, 2)

@@ -314,17 +314,37 @@ def check_outline(corners: FloatArray, frame_size: tuple[int, int]) -> None:
         if not (-slack <= x <= width - 1 + slack and -slack <= y <= height - 1 + slack):
             raise CalibrationError(f"the {name} corner in 'corners' ({x:g}, {y:g}) lies outside the "
                                    f"{width}x{height} frame: the whole board must be in view")
+    if not goes_round_in_order(corners):
+        raise CalibrationError(f"'corners' {_shown(corners.tolist())} {NOT_IN_ORDER}")
+    if small := too_small(corners, (width, height)):
+        raise CalibrationError(f"'corners' {small}")
+
+
+#: What is wrong with corners that `goes_round_in_order` refuses, after naming them.
+NOT_IN_ORDER = "do not go round a convex area in order (TL, TR, BR, BL)"
+
+
+def goes_round_in_order(corners: FloatArray) -> bool:
+    """Whether the four ``corners`` go round a convex area in order, either way round: every
+    turn from one side to the next is the same way.  Two sides that cross (two corners swapped),
+    a corner dented in, and three corners on a line are not.  The caller keeps the corners within
+    a frame's reach of it, so the products below cannot overflow."""
     sides = np.roll(corners, -1, axis=0) - corners
     turns = sides[:, 0] * np.roll(sides[:, 1], -1) - sides[:, 1] * np.roll(sides[:, 0], -1)
+    return bool((turns > 0).all() or (turns < 0).all())
+
+
+def too_small(corners: FloatArray, frame_size: tuple[int, int]) -> str | None:
+    """Why the area ``corners`` enclose (in order round it) is too small for a board in a
+    ``frame_size`` frame (`LEAST_AREA`), if it is: the area and its share, then the rule."""
+    width, height = frame_size
     area = 0.5 * abs(float((corners[:, 0] * np.roll(corners[:, 1], -1)
                             - np.roll(corners[:, 0], -1) * corners[:, 1]).sum()))
-    if not ((turns > 0).all() or (turns < 0).all()):
-        raise CalibrationError(f"'corners' {_shown(corners.tolist())} do not go round a convex area in "
-                               "order (TL, TR, BR, BL)")
-    if area < LEAST_AREA * width * height:
-        share = 100 * area / (width * height)
-        raise CalibrationError(f"'corners' enclose {area:.0f} px², {share:.2g} % of the {width}x{height} "
-                               f"frame; a board covers at least {LEAST_AREA:.0%}")
+    if area >= LEAST_AREA * width * height:
+        return None
+    share = 100 * area / (width * height)
+    return (f"enclose {area:.0f} px², {share:.2g} % of the {width}x{height} frame; a board covers at "
+            f"least {LEAST_AREA:.0%}")
 
 
 def calibrate(frame: Image, corners: FloatArray, model: SlotModel | None = None) -> Calibration:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import warnings
 from pathlib import Path
 
 import cv2
@@ -135,6 +136,49 @@ def test_corners_outside_the_image_are_refused(board: tuple[Path, Path, list[flo
     edge = list(corners)
     edge[2] = width + 2.0
     assert run(["read", "--corners", ",".join(f"{v:.1f}" for v in edge), str(scene)])[0] == 0
+
+
+@pytest.mark.parametrize("command", ["read", "calibrate"])
+def test_corners_whose_sides_cross_are_refused_in_one_line(board: tuple[Path, Path, list[float]],
+                                                           tmp_path: Path, command: str,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """TR and BR swapped: `read` gave status "ok" with no checker on the board, and `calibrate`
+    said the start showed no two checker colours; a calibration file so was refused already."""
+    start, scene, corners = board
+    crossed = [*corners[:2], *corners[4:6], *corners[2:4], *corners[6:]]
+    args = ["read", str(scene)]
+    if command == "calibrate":
+        args = ["calibrate", str(start), "-o", str(tmp_path / "c.json")]
+    assert main([*args, "--corners", ",".join(f"{v:.1f}" for v in crossed)], io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("pipgammon: --corners: TL (") and err.count("\n") == 1
+    assert err.endswith("do not go round a convex area in order (TL, TR, BR, BL)\n")
+    assert not (tmp_path / "c.json").exists()
+
+
+@pytest.mark.parametrize("corners, message", [
+    ("1e308,880,949,140,372,288,480,919", "--corners: TLx is 1e308: outside any frame pipgammon reads"),
+    ("0,0,0,0,0,0,0,0", "--corners: TL (0, 0), TR (0, 0), BR (0, 0), BL (0, 0) do not go round a convex"),
+])
+def test_corners_no_frame_can_hold_are_refused_before_an_image_is_read(
+        corners: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """1e308 overflowed the area's products: numpy printed two warnings before the line."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert main(["read", "--corners", corners, "x.jpg"], io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_corners_round_too_small_an_area_say_how_small_and_the_rule(
+        board: tuple[Path, Path, list[float]], capsys: pytest.CaptureFixture[str]) -> None:
+    """It said "enclose no area" of corners round 80 px²."""
+    _, scene, _ = board
+    assert main(["read", "--corners", "100,100,110,100,110,108,100,108", str(scene)], io.StringIO()) == 2
+    width, height = cv2.imread(str(scene)).shape[1::-1]
+    assert capsys.readouterr().err == (f"pipgammon: {scene}: --corners enclose 80 px², "
+                                       f"{8000 / (width * height):.2g} % of the {width}x{height} frame; "
+                                       "a board covers at least 1%\n")
 
 
 def test_a_photo_with_a_hand_over_the_board_is_occluded_in_both_modes(
