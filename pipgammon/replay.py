@@ -15,8 +15,11 @@ checked and skipped, the rest appended.  No accepted turn is lost and none is wr
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -52,6 +55,22 @@ class ReplayStats:
     skipped_on_resume: int = 0  # frames before the resume point
     verdict_ms: list[float] = field(default_factory=list)  # stable scene -> verdict journaled
     read_ms: list[float] = field(default_factory=list)
+    damaged: int = 0  # video frames the decoder complained of (decoded in part, or made up)
+    decoder_said: str = ""  # its first complaint
+    decoded: int = 0  # video frames decoded, from the first (skipped ones too)
+    listed: int = 0  # the frames the video's container says it holds (0: it does not say)
+
+    def damage(self) -> str:
+        """The video's damage in words, or "" for none: a replay of garbled frames printed
+        "replayed 35 frames (0 read ...)" and nothing else."""
+        said = []
+        if self.damaged:
+            said.append(f"{plural(self.damaged, 'video frame')} could not be decoded whole "
+                        f"({self.decoder_said})")
+        if self.listed > self.decoded:
+            said.append(f"the video ended after {self.decoded} of the {self.listed} frames it lists "
+                        f"(cut short?)")
+        return "; ".join(said)
 
 
 class _Writer:
@@ -68,13 +87,105 @@ class _Writer:
             if self.already:
                 expected = self.already.pop(0)
                 if expected != event:
-                    raise ReplayError(
-                        f"resume: the journal has {expected.to_json()} at frame {expected.frame!r} but the "
-                        f"replay decides {event.to_json()}; the journal is kept as it is")
+                    raise ReplayError(f"resume: {self.journal.path}: {differences(expected, event)}; "
+                                      f"the journal is kept as it is")
                 continue
             self.journal.append(event)
             self.written.append(event)
             self.stats.events += 1
+
+
+#: What a new match is when the command line does not say: (option, attribute, value).
+MATCH_OPTIONS = (("--match-to", "match_to", 1), ("--variant", "variant", "standard"),
+                 ("--opening", "opening", "auto"))
+
+
+def _cut(text: str, most: int = 60) -> str:
+    return text if len(text) <= most else text[: most - 3] + "..."
+
+
+def _a(word: str) -> str:
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
+
+
+def _shown(value: object) -> str:
+    return _cut(json.dumps(value))
+
+
+def _match_words(length: int, variant: str) -> str:
+    return f"a {variant} money session" if length == 0 else f"a {length}-point {variant} match"
+
+
+def journal_match(path: Path, resume: bool) -> Event | None:
+    """The ``match`` event a replay goes on from, or None for a journal not begun.
+
+    Refused here, before anything is read or written: events without ``--resume`` (a recording
+    is never overwritten), a file that holds no event at all (a calibration or a photo given as
+    ``--events``: ``--resume`` once appended the match to the calibration), and a journal that
+    holds a second match (two journals joined: the referee would play on in the second)."""
+    if path.is_dir() or not path.exists() or not path.stat().st_size:
+        return None  # a folder is refused by `Journal.open`, with its reason
+    try:
+        loaded = load(path)
+    except JournalError as err:
+        raise ReplayError(str(err)) from err
+    if not loaded.events:
+        if not loaded.problems:
+            return None  # blank lines only: nothing recorded
+        raise ReplayError(f"{path}: not a journal ({_cut(str(loaded.problems[0]))}); give a journal, "
+                          f"or a new file, as --events")
+    if not resume:
+        raise ReplayError(f"{path}: already holds events; give --resume to carry on "
+                          f"from them, or another --events file")
+    first = loaded.events[0]
+    for event, line in zip(loaded.events[1:], loaded.lines[1:], strict=False):
+        if event.type == "match":
+            raise ReplayError(f"{path}: line {line} begins a second match (two journals joined?); a "
+                              f"replay goes on with one match: the journal is kept as it is")
+    return first if first.type == "match" else None
+
+
+def settle_match_options(args: argparse.Namespace, match: Event | None, path: Path) -> None:
+    """Fill in the match options not given (None) from the journal's ``match`` event, else the
+    defaults; refuse any given that differ from the journal, which already says how the match
+    is played (a resumed 1-point match given ``--match-to 3`` went on as 1 point, silently)."""
+    journaled = {} if match is None else {
+        "match_to": match.details.get("length"), "variant": match.details.get("variant"),
+        "opening": match.details.get("opening")}
+    differ = []
+    for option, attribute, default in MATCH_OPTIONS:
+        given = getattr(args, attribute)
+        if attribute not in journaled:
+            setattr(args, attribute, default if given is None else given)
+            continue
+        wanted = journaled[attribute]
+        if given is not None:
+            same = (find_variant(given).name == wanted if attribute == "variant" else given == wanted)
+            if not same:
+                differ.append(f"{option} {given}")
+        setattr(args, attribute, wanted)
+    if differ:
+        assert match is not None
+        details = match.details
+        opening = (f" with the {details.get('opening')} opening"
+                   if any(d.startswith("--opening") for d in differ) else "")
+        raise ReplayError(f"{path} is {_match_words(int(details['length']), str(details['variant']))}"
+                          f"{opening}; {' and '.join(differ)} "
+                          f"{'differs' if len(differ) == 1 else 'differ'}: leave "
+                          f"{'it' if len(differ) == 1 else 'them'} out to go on with the journal's")
+
+
+def differences(journaled: Event, decided: Event) -> str:
+    """What a resumed replay decided differently from the journal, in words: the two events
+    whole are some 800 characters that differ in one key, which a person cannot spot."""
+    if journaled.type != decided.type or journaled.frame != decided.frame:
+        return (f"the journal's next event is {_a(journaled.type)} at frame {journaled.frame!r}, but the "
+                f"replay decides {_a(decided.type)} at frame {decided.frame!r}")
+    keys = [key for key in {**journaled.details, **decided.details}
+            if journaled.details.get(key) != decided.details.get(key)]
+    said = "; ".join(f"{key} {_shown(journaled.details.get(key))} in the journal, "
+                     f"{_shown(decided.details.get(key))} decided" for key in keys)
+    return f"the {journaled.type} event at frame {journaled.frame!r} differs: {said}"
 
 
 def config_from_args(args: argparse.Namespace) -> RefereeConfig:
@@ -201,12 +312,14 @@ class Replay:
         import cv2
         import numpy as np
 
+        from vision.images import video_quietly
         from vision.observation import Observer
         from vision.stabiliser import Stabiliser
 
-        capture = cv2.VideoCapture(str(video))
+        capture, _ = video_quietly(lambda: cv2.VideoCapture(str(video)))
         if not capture.isOpened():
             raise ReplayError(f"{video}: not a video OpenCV can open")
+        self.stats.listed = max(0, int(capture.get(cv2.CAP_PROP_FRAME_COUNT)))
         presses = video_presses(video)
         stabiliser = Stabiliser()
         observer = Observer(self.calibration, stabiliser.config)
@@ -218,11 +331,15 @@ class Replay:
         index = -1
         try:
             while True:
-                ok, read = capture.read()
+                (ok, read), said = video_quietly(capture.read)
                 if not ok:
                     break
                 image = np.asarray(read, np.uint8)
                 index += 1
+                self.stats.decoded = index + 1
+                if said:
+                    self.stats.damaged += 1
+                    self.stats.decoder_said = self.stats.decoder_said or f"ffmpeg: {said[0]}"
                 if index < first:
                     continue
                 self.stats.frames += 1
@@ -279,13 +396,37 @@ def _check_frames(source: Path) -> None:
         return
     import cv2
 
+    from vision.images import video_quietly
+
     video_presses(source)
-    capture = cv2.VideoCapture(str(source))
+    # Quietly: a PNG given as the video had ffmpeg print two lines before our one.
+    capture, _ = video_quietly(lambda: cv2.VideoCapture(str(source)))
     try:
-        if not capture.isOpened() or not capture.read()[0]:
+        if not capture.isOpened() or not video_quietly(capture.read)[0][0]:
             raise ReplayError(f"{source}: not a video OpenCV can open, nor a folder of stills")
     finally:
         capture.release()
+
+
+def _check_not_among_frames(target: Path, source: Path) -> None:
+    """Refuse an export into the folder of stills: ``--export frames/00001.jpg`` once wrote the
+    match over a frame, and any image written there would be read as a frame next time."""
+    if source.is_dir() and source.resolve() in target.resolve().parents:
+        raise ReplayError(f"--export {target}: is in the folder of frames {source}, which a replay "
+                          f"only reads: give a path outside it")
+
+
+def _check_writable(target: Path) -> None:
+    """Refuse an export whose folder takes no new file, by making one there: `check_outputs` asks
+    `os.access`, which says yes to root even on /proc, and the replay then ran to its end to
+    fail, leaving a journal the corrected command had to ``--resume``."""
+    try:
+        fd, trial = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    except OSError as err:
+        raise ReplayError(f"--export {target}: cannot write in {target.parent} "
+                          f"({err.strerror or err})") from err
+    os.close(fd)
+    os.unlink(trial)
 
 
 def _median(values: list[float]) -> float:
@@ -299,16 +440,20 @@ def cmd_replay(args: argparse.Namespace, out: IO[str]) -> int:
     source = Path(args.frames)
     if not source.exists():
         raise ReplayError(f"{source}: no such folder or video")
-    config = config_from_args(args)
     events_path = Path(args.events)
+    settle_match_options(args, journal_match(events_path, args.resume), events_path)
+    config = config_from_args(args)
     presses = source / "buttons.jsonl" if source.is_dir() else video_presses_path(source)
     inputs = {"journal": events_path, "calibration": Path(args.calibration), "button presses": presses}
     if not source.is_dir():
         inputs["video"] = source
+    target = export_target(Path(args.export), config.variant.name)
     try:
-        check_outputs({"--export": export_target(Path(args.export), config.variant.name)}, inputs)
+        check_outputs({"--export": target}, inputs)
     except OutputError as err:
         raise ReplayError(str(err)) from err
+    _check_not_among_frames(target, source)
+    _check_writable(target)
     calibration = _load_calibration(args.calibration)
     try:
         _check_frames(source)
@@ -330,6 +475,8 @@ def cmd_replay(args: argparse.Namespace, out: IO[str]) -> int:
           f"{plural(stats.events, 'event')} to {args.events}; "
           f"verdict latency median {_median(stats.verdict_ms):.1f} ms; match written to {target}{unfinished}",
           file=out)
+    if stats.damage():
+        print(f"damaged: {stats.damage()}", file=out)
     print(f"status: {replay.referee.status}", file=out)
     return 0
 
@@ -338,9 +485,12 @@ def add_commands(sub: Any) -> None:
     replay = sub.add_parser("replay", help="referee recorded frames: vision, stabiliser, referee, journal")
     replay.add_argument("frames", metavar="FRAMES", help="a folder of stills or a video file")
     replay.add_argument("--calibration", required=True, metavar="CALIBRATION.json")
-    replay.add_argument("--variant", default="standard")
-    replay.add_argument("--match-to", type=match_length(0), default=1)
-    replay.add_argument("--opening", choices=[o.value for o in OpeningChoice], default="auto")
+    # No defaults here: a resumed replay takes what is not given from its journal (see
+    # `settle_match_options`), a new one takes `MATCH_OPTIONS`.
+    replay.add_argument("--variant", help="default standard, or the journal's on --resume")
+    replay.add_argument("--match-to", type=match_length(0), help="default 1, or the journal's on --resume")
+    replay.add_argument("--opening", choices=[o.value for o in OpeningChoice],
+                        help="default auto, or the journal's on --resume")
     replay.add_argument("--mode", choices=[m.value for m in Mode], default="play")
     replay.add_argument("--events", required=True, metavar="EVENTS.jsonl")
     replay.add_argument("--export", required=True, metavar="MATCH.mat")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sys
 import tempfile
 import threading
@@ -93,6 +94,35 @@ def _stderr_caught(work: Callable[[], _T]) -> tuple[_T, list[str]]:
     return result, text.splitlines()
 
 
+def quietly(work: Callable[[], _T]) -> tuple[_T, list[str]]:
+    """``work()`` with OpenCV's log silenced and the lines the libraries under it print to fd 2
+    meanwhile returned rather than printed: ffmpeg's ``[mjpeg @ 0x...] error y=21 x=56`` for a
+    damaged video frame, ``[png @ 0x...] Invalid PNG signature`` for a file that is no video.
+    The caller says in its own words what they mean, and passes on the lines it does not know."""
+    with _QUIET:
+        level = cv2.utils.logging.getLogLevel()
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+        try:
+            result, lines = _stderr_caught(work)
+        finally:
+            cv2.utils.logging.setLogLevel(level)
+    return result, [line.strip() for line in lines if line.strip()]
+
+
+#: How ffmpeg begins a line of its log: ``[mjpeg @ 0x55d0c0a0] error y=21 x=56``.
+FFMPEG_LINE = re.compile(r"\[[\w:-]+ @ 0x[0-9a-fA-F]+\] ")
+
+
+def video_quietly(work: Callable[[], _T]) -> tuple[_T, list[str]]:
+    """``work()`` on an OpenCV video (open, read), with what ffmpeg said returned without its
+    ``[codec @ 0x...]`` prefix, not printed; any other line goes on to stderr."""
+    result, lines = quietly(work)
+    others = [line for line in lines if not FFMPEG_LINE.match(line)]
+    if others:
+        os.write(2, ("\n".join(others) + "\n").encode())
+    return result, [FFMPEG_LINE.sub("", line, count=1) for line in lines if FFMPEG_LINE.match(line)]
+
+
 #: How `decode_reporting` begins its own line for an OpenCV error.
 OPENCV_SAID = "OpenCV: "
 
@@ -113,18 +143,12 @@ def decode_reporting(data: bytes, flags: int = cv2.IMREAD_COLOR) -> tuple[np.nda
     "imdecode_(''): can't read data: ...", where the caller gives the reason in one line).  An
     error OpenCV raises is a ``None`` frame, with its words last in the lines (`OPENCV_SAID`)."""
     buffer = np.frombuffer(data, np.uint8)
-    with _QUIET:
-        level = cv2.utils.logging.getLogLevel()
-        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
-        try:
-            decoded, lines = _stderr_caught(lambda: _imdecode(buffer, flags))
-        finally:
-            cv2.utils.logging.setLogLevel(level)
-    said = [line.strip() for line in lines if line.strip().startswith(DECODER_LINES)]
+    decoded, lines = quietly(lambda: _imdecode(buffer, flags))
+    said = [line for line in lines if line.startswith(DECODER_LINES)]
     frame = None if isinstance(decoded, str) else decoded
     if isinstance(decoded, str):
         said.append(decoded)
-    others = [line for line in lines if line.strip() and not line.strip().startswith(DECODER_LINES)]
+    others = [line for line in lines if not line.startswith(DECODER_LINES)]
     if others:
         os.write(2, ("\n".join(others) + "\n").encode())
     return frame, said
