@@ -125,6 +125,7 @@ class FolderCamera:
         self._lap = 0
         self._image: np.ndarray | None = None
         self._after: str | None = None  # `carry_on_after`, done at the next `open`
+        self._unreadable: str | None = None  # the still that could not be read last time
 
     def carry_on_after(self, frame: str) -> None:
         self._after = frame
@@ -164,7 +165,16 @@ class FolderCamera:
             try:
                 self._image = load(frame.path)
             except ImageError as err:
-                raise CameraLost(str(err)) from err
+                # Once, it may be a still being copied in, read again when the camera is opened
+                # again; twice, it is damaged, and is skipped: retried for ever, a run with
+                # --until-end never ended ("camera lost 28 times" until killed).
+                if self._unreadable != frame.name:
+                    self._unreadable = frame.name
+                    raise CameraLost(str(err)) from err
+                self._unreadable = None
+                self._at, self._copy = self._at + 1, 0
+                raise CameraLost(f"{err}; skipped, unreadable twice") from err
+            self._unreadable = None
         self._pace.wait()
         self._copy += 1
         last = self._copy >= self.copies
@@ -192,6 +202,7 @@ class VideoCamera:
         self._index = 0  # the next frame to give
         self._lap = 0
         self._after: str | None = None  # `carry_on_after`, done at the next `open`
+        self._grabbed = False
 
     def carry_on_after(self, frame: str) -> None:
         self._after = frame
@@ -210,9 +221,18 @@ class VideoCamera:
             self._presses = video_presses(self.video)
         except FrameSourceError as err:
             raise CameraLost(str(err)) from err
-        capture = cv2.VideoCapture(str(self.video))
+        from vision.images import video_quietly
+
+        # Quietly: a PNG named as the video had ffmpeg print "[png @ 0x...] Invalid PNG signature"
+        # lines, and the run then ended with "0 frames" and exit 0.  A file OpenCV opens but whose
+        # first frame it cannot decode gives no frames: not a video, said as such.
+        capture, _ = video_quietly(lambda: cv2.VideoCapture(str(self.video)))
         if not capture.isOpened():
             raise CameraLost(f"{self.video}: not a video OpenCV can open")
+        self._grabbed = self._index == 0 and video_quietly(capture.grab)[0]  # `read` retrieves it
+        if self._index == 0 and not self._grabbed:
+            capture.release()
+            raise CameraLost(f"{self.video}: gives no frames: not a video OpenCV can read")
         # Back where it was: frame-exact seeking is unreliable in MJPG, so read up to it.
         for _ in range(self._index):
             if not capture.grab():
@@ -224,7 +244,7 @@ class VideoCamera:
     def read(self) -> Shot | None:
         if self._capture is None:
             raise CameraLost(f"{self.video}: not open")
-        ok, image = self._capture.read()
+        ok, image = self._next()
         if not ok:
             if not self.video.is_file():
                 raise CameraLost(f"{self.video}: the video is gone")
@@ -233,7 +253,7 @@ class VideoCamera:
             self.close()
             self._index, self._lap = 0, self._lap + 1
             self.open()
-            ok, image = self._capture.read()
+            ok, image = self._next()
             if not ok:
                 return None
         self._pace.wait()
@@ -241,6 +261,12 @@ class VideoCamera:
         self._index += 1
         name = str(index) if self._lap == 0 else f"lap{self._lap}/{index}"
         return Shot(np.asarray(image, np.uint8), name, self._presses.get(str(index), ()))
+
+    def _next(self) -> tuple[bool, Any]:
+        if self._grabbed:  # the first frame, grabbed by `open` to see that there is one
+            self._grabbed = False
+            return self._capture.retrieve()  # type: ignore[no-any-return]
+        return self._capture.read()  # type: ignore[no-any-return]
 
     def close(self) -> None:
         if self._capture is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import sys
 import threading
 import time
 from pathlib import Path
@@ -18,6 +19,10 @@ from typing import IO, Any
 from engine.wording import plural
 from pipgammon.config import DEFAULT_PATH, Config, ConfigError, LightsBackend, load_config
 from pipgammon.service import Service, ServiceError
+
+#: A run whose match could not be written where the config says (its journal holds it): the
+#: config's fault, so the exit status of bad input (CONTRACT.md).
+EXIT_NOT_EXPORTED = 2
 
 
 class RunError(RuntimeError):
@@ -138,6 +143,11 @@ def cmd_run(args: argparse.Namespace, out: IO[str]) -> int:
           file=out, flush=True)
     if stats.faults:
         print("faults: " + ", ".join(f"{part} {n}x" for part, n in sorted(stats.faults.items())), file=out)
+    if stats.not_exported:
+        # The events are safe in the journal, but the match file the run was for is not there.
+        why = "; ".join(f"{journal}: {err}" for journal, err in stats.not_exported.items())
+        print(f"pipgammon: not exported: {why}", file=sys.stderr, flush=True)
+        return EXIT_NOT_EXPORTED
     return 0
 
 

@@ -78,6 +78,9 @@ class ServiceStats:
     matches: int = 0  # matches started by this run (a resumed one not counted)
     exported: list[Path] = field(default_factory=list)
     unfinished: list[Path] = field(default_factory=list)  # of those, matches written before their end
+    # Journal name -> why its match could not be written (the dashboard shows it too, but a run
+    # that ends must say it: "exported: nothing" with no reason once hid an export folder in /proc).
+    not_exported: dict[str, str] = field(default_factory=dict)
     camera_lost: int = 0  # times the camera went away
     faults: dict[str, int] = field(default_factory=dict)  # part -> times it failed
     resumed: str | None = None  # the journal resumed at start-up
@@ -391,11 +394,17 @@ class Service:
         folder = self.config.storage.export_dir
         try:
             folder.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            self._not_exported(f"cannot make the export folder {folder} ({err.strerror or err}): the "
+                               f"events are in the journal; `pipgammon export` writes the match from it")
+            return
+        try:
             target = export(self._referee.events, folder / (self._journal_path.stem + ".mat"),
                             self.referee_config.variant.name)
         except (OSError, ReplayError, RecordError) as err:
-            self.live.fault("export", f"{self._journal_path.name}: {err}")
+            self._not_exported(str(err))
             return
+        self.stats.not_exported.pop(self._journal_path.name, None)
         if target not in self.stats.exported:
             self.stats.exported.append(target)
         # As the export's own note has it (a money session stopped between games is whole); a
@@ -405,6 +414,11 @@ class Service:
                 self.stats.unfinished.remove(target)
         elif target not in self.stats.unfinished:
             self.stats.unfinished.append(target)
+
+    def _not_exported(self, why: str) -> None:
+        assert self._journal_path is not None
+        self.live.fault("export", f"{self._journal_path.name}: {why}")
+        self.stats.not_exported[self._journal_path.name] = why
 
     def _close_journal(self) -> None:
         if self._journal is not None:
@@ -610,6 +624,7 @@ class Service:
         self.notifier.stopping("stopping: journal flushed, exporting the match so far")
         if self._referee is not None:
             self._export()
+            self._tell_faults()  # an export that failed just now is told as the others were
         self._close_journal()
         self.camera.close()
         for part in self.parts.values():

@@ -165,3 +165,44 @@ def test_the_config_names_the_camera(tmp_path: Path) -> None:
                       VideoCamera)
     assert isinstance(open_camera(parse_config('[camera]\nsource = "usb:0"').camera), UsbCamera)
     assert isinstance(open_camera(parse_config("").camera), PiCamera)
+
+
+def test_a_still_unreadable_twice_is_skipped_so_a_recording_ends(tmp_path: Path) -> None:
+    # Found by a review: a truncated JPEG was a lost camera at every retry, and `run --until-end`
+    # never ended ("camera lost 28 times" until killed).  Once may be a still being copied in.
+    folder = _stills(tmp_path / "f", 3)
+    (folder / "00001.png").write_bytes((folder / "00001.png").read_bytes()[:200])
+    camera = FolderCamera(folder, 4, clock=Clock(), sleep=lambda s: None)
+    camera.open()
+    assert [camera.read().name for _ in range(4)] == ["00000.png"] * 4  # type: ignore[union-attr]
+    for said in ("00001.png: ", "; skipped, unreadable twice"):
+        with pytest.raises(CameraLost, match=said):
+            camera.read()
+        camera.close()
+        camera.open()
+    assert [s.name if s else None for s in (camera.read() for _ in range(5))] == ["00002.png"] * 4 + [None]
+
+
+def test_a_file_that_gives_no_frames_is_no_video_and_says_so_in_one_line(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    # Found by a review: a PNG named as the video printed ffmpeg's "[png @ 0x...] Invalid PNG
+    # signature" lines, and `run --until-end` ended with "0 frames", exit 0.
+    text = tmp_path / "text.png"
+    text.write_text("hello, I am no video\n")
+    with pytest.raises(CameraLost, match=r"text.png: gives no frames: not a video OpenCV can read"):
+        VideoCamera(text, 10, clock=Clock(), sleep=lambda s: None).open()
+    assert capfd.readouterr().err == ""
+
+
+def test_a_looped_video_gives_its_first_frame_on_every_lap(tmp_path: Path) -> None:
+    # `open` grabs the first frame to see there is one; `read` must give that frame, not the next.
+    video = tmp_path / "game.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"MJPG"), 10, (160, 120))
+    for number in range(3):
+        writer.write(np.full((120, 160, 3), 80 * number, np.uint8))
+    writer.release()
+    camera = VideoCamera(video, 10, loop=True, clock=Clock(), sleep=lambda s: None)
+    camera.open()
+    shots = [camera.read() for _ in range(7)]
+    assert [s.name for s in shots if s] == ["0", "1", "2", "lap1/0", "lap1/1", "lap1/2", "lap2/0"]
+    assert [round(int(s.image[60, 80, 0]) / 80) for s in shots if s] == [0, 1, 2, 0, 1, 2, 0]

@@ -551,3 +551,39 @@ def test_pipgammon_run_names_a_refused_calibration_and_runs_on_without_it(
     assert told[0].startswith(f"pipgammon: calibration: {broken} refused (")
     assert told[0].endswith("capture the starting position on the dashboard's calibration page")
     assert broken.read_bytes() == content  # kept as it is until a new calibration is saved
+
+
+def test_a_match_the_run_cannot_export_is_said_and_the_run_fails(
+        game: Game, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Found by a review: an export folder in /proc ended with "exported: nothing", exit 0, and the
+    # reason only on the dashboard.
+    from pipgammon.cli import main
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for still in sorted(game.frames.glob("*.jpg"))[:3]:  # the board set up: a match begins
+        shutil.copy(still, frames)
+    config = tmp_path / "config.toml"
+    config.write_text(f'[camera]\nsource = "folder:{frames}"\nsize = [{SIZE[0]}, {SIZE[1]}]\nfps = 4\n'
+                      f'[calibration]\npath = "{game.calibration_path}"\n[storage]\n'
+                      f'journal-dir = "{tmp_path / "state"}"\nexport-dir = "/proc/pipgammon-exports"\n')
+    assert main(["run", "--config", str(config), "--no-web", "--until-end"]) == 2
+    out, err = capsys.readouterr()
+    assert "1 match started" in out and "exported: nothing" in out
+    (journal,) = (tmp_path / "state").glob("match-*.jsonl")
+    assert err == (f"pipgammon: not exported: {journal.name}: cannot make the export folder "
+                   f"/proc/pipgammon-exports (No such file or directory): the events are in the journal; "
+                   f"`pipgammon export` writes the match from it\n")
+
+
+def test_a_video_source_that_gives_no_frames_ends_the_run_in_one_line(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    # Found by a review: a PNG as the video printed ffmpeg's lines, then "0 frames", exit 0.
+    from pipgammon.cli import main
+
+    text = tmp_path / "text.png"
+    text.write_text("no video\n")
+    config = tmp_path / "config.toml"
+    config.write_text(f'[camera]\nsource = "video:{text}"\n[storage]\njournal-dir = "{tmp_path / "state"}"\n')
+    assert main(["run", "--config", str(config), "--no-web", "--until-end"]) == 1
+    assert capfd.readouterr().err == f"pipgammon: camera: {text}: gives no frames: not a video OpenCV can read\n"
