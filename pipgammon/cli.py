@@ -41,6 +41,7 @@ from pipgammon.replay import ReplayError
 from pipgammon.replay import add_commands as add_replay_commands
 from pipgammon.run_cli import RunError
 from pipgammon.run_cli import add_commands as add_run_commands
+from pipgammon.service import ServiceInputError
 from pipgammon.vision_cli import VisionUsageError
 from pipgammon.vision_cli import add_commands as add_vision_commands
 
@@ -308,7 +309,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 #: What a command raises for bad input: each becomes one line on stderr and exit status 2.
 BAD_INPUT = (UsageError, EngineError, VisionUsageError, LightsUsageError, BridgeUsageError, PlanFileError,
-             ConfigError, RecordsUsageError, ReplayError, FrameSourceError, DemoUsageError)
+             ConfigError, RecordsUsageError, ReplayError, FrameSourceError, DemoUsageError,
+             ServiceInputError)
 
 
 def main(argv: Sequence[str] | None = None, out: IO[str] | None = None) -> int:

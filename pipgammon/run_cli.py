@@ -18,7 +18,7 @@ from typing import IO, Any
 
 from engine.wording import plural
 from pipgammon.config import DEFAULT_PATH, Config, ConfigError, LightsBackend, load_config
-from pipgammon.service import Service, ServiceError
+from pipgammon.service import Service, ServiceError, ServiceInputError
 
 #: A run whose match could not be written where the config says (its journal holds it): the
 #: config's fault, so the exit status of bad input (CONTRACT.md).
@@ -26,7 +26,8 @@ EXIT_NOT_EXPORTED = 2
 
 
 class RunError(RuntimeError):
-    """The service cannot start: a calibration file that is there but unreadable, or the like."""
+    """The service cannot start for a reason not in its input (a journal another referee holds):
+    exit status 1, and systemd restarts it."""
 
 
 def _calibration(config: Config) -> tuple[Any | None, str | None]:
@@ -127,6 +128,8 @@ def cmd_run(args: argparse.Namespace, out: IO[str]) -> int:
           f"journals in {config.storage.journal_dir}", file=out, flush=True)
     try:
         stats = service.run(stop)
+    except ServiceInputError:
+        raise  # bad input: one line and exit 2 (cli.BAD_INPUT)
     except ServiceError as err:
         raise RunError(str(err)) from err
     finally:

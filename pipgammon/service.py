@@ -47,7 +47,7 @@ from engine.scene import Scene
 from engine.variants import find_variant
 from pipgammon.camera import Camera, CameraLost, Recording, Shot, live_name, still_copies
 from pipgammon.config import Config
-from pipgammon.journal import Journal, JournalError, load
+from pipgammon.journal import Journal, JournalError, JournalLockedError, load
 from pipgammon.live import Live
 from pipgammon.notify import Notifier
 
@@ -68,6 +68,12 @@ T = TypeVar("T")
 
 class ServiceError(RuntimeError):
     """The service cannot start: the journal folder cannot be written, or a journal is locked."""
+
+
+class ServiceInputError(ServiceError, ValueError):
+    """The config names what can never work as it is: a journal folder that cannot be made or
+    opened, a recording that cannot be opened at all (with ``exit_at_end``).  Bad input: exit
+    status 2 as everywhere else (CONTRACT.md), where a journal locked by another referee is 1."""
 
 
 @dataclass
@@ -277,7 +283,9 @@ class Service:
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as err:
-            raise ServiceError(f"{folder}: cannot make the journal folder ({err.strerror})") from err
+            in_the_way = isinstance(err, FileExistsError | NotADirectoryError)
+            why = "a file is in the way" if in_the_way else err.strerror
+            raise ServiceInputError(f"{folder}: cannot make the journal folder ({why})") from err
         return folder
 
     def _resume(self) -> None:
@@ -322,8 +330,10 @@ class Service:
     def _open_journal(self, path: Path) -> None:
         try:
             self._journal = Journal.open(path)
-        except JournalError as err:
+        except JournalLockedError as err:  # another referee: not the config's fault
             raise ServiceError(str(err)) from err
+        except JournalError as err:
+            raise ServiceInputError(str(err)) from err
         self._journal_path = path
 
     def _new_match(self, frame: str) -> None:
@@ -521,7 +531,7 @@ class Service:
                     # A recording played to its end (tests, demos) that cannot be opened at all
                     # will not appear by itself, as a camera plugged in again would: waiting for
                     # it hung, silently.
-                    raise ServiceError(f"camera: {err}") from err
+                    raise ServiceInputError(f"camera: {err}") from err
                 self.live.camera_lost(str(err))
                 self._camera_retry = self.clock() + RETRY_S
                 return None

@@ -226,3 +226,44 @@ def test_loop_is_for_replayed_sources_only() -> None:
         parse_config('[camera]\nsource = "usb:0"\nloop = true')
     with pytest.raises(ConfigError, match=r"camera\.loop: expected true or false, got \"yes\""):
         parse_config('[camera]\nsource = "folder:x"\nloop = "yes"')
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('[storage]\njournal-dir = "{tmp}/file"\n', "storage.journal-dir: {tmp}/file is a file, not a folder"),
+    ('[storage]\nexport-dir = "{tmp}/file/x"\n',
+     "storage.export-dir: {tmp}/file/x cannot be made: {tmp}/file is a file"),
+    ('[calibration]\npath = "{tmp}"\n', "calibration.path: {tmp} is a folder; give the calibration file's "
+                                        "path (the dashboard saves a new one there)"),
+    ('[camera]\nsource = "folder:{tmp}/file"\n',
+     "camera.source: {tmp}/file is a file, not a folder of stills"),
+])
+def test_config_check_refuses_a_path_that_can_never_work(
+        text: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Found by a review: `config check` said ok to a journal-dir that was /etc/passwd.
+    (tmp_path / "file").write_text("x\n")
+    config = tmp_path / "config.toml"
+    config.write_text(f'[calibration]\npath = "{tmp_path}/cal.json"\n' * ("[calibration]" not in text)
+                      + text.format(tmp=tmp_path))
+    assert main(["config", "check", str(config)], io.StringIO()) == 2
+    assert capsys.readouterr().err == f"pipgammon: {config}: {message.format(tmp=tmp_path)}\n"
+
+
+def test_config_check_warns_of_a_calibration_or_recording_the_service_works_round(tmp_path: Path) -> None:
+    # The service runs without a calibration until the dashboard makes one, and waits for a
+    # recording as for a camera unplugged: a warning each, not an error.
+    config = tmp_path / "config.toml"
+    (tmp_path / "cal.json").write_text('{"version": 2, "corners": [[1')
+    config.write_text(f'[calibration]\npath = "{tmp_path}/cal.json"\n'
+                      f'[camera]\nsource = "folder:{tmp_path}/f"\n[storage]\njournal-dir = "{tmp_path}/j"\n')
+    out = io.StringIO()
+    assert main(["config", "check", str(config)], out) == 0
+    warnings = [line for line in out.getvalue().splitlines() if line.startswith("warning: ")]
+    assert [w.split(" is ")[0] for w in warnings] == [
+        f"warning: calibration.path: {tmp_path}/cal.json", f"warning: camera.source: {tmp_path}/f"]
+    assert "refused (not JSON" in warnings[0] and "the service runs without it" in warnings[0]
+    (tmp_path / "cal.json").unlink()
+    out = io.StringIO()
+    assert main(["config", "check", str(config), "--json"], out) == 0
+    summary = json.loads(out.getvalue())
+    assert summary["ok"] is True and len(summary["warnings"]) == 2
+    assert "is not there yet" in summary["warnings"][0]

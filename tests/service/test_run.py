@@ -509,12 +509,13 @@ def test_pipgammon_run_says_what_is_wrong_in_one_line(tmp_path: Path,
     assert capsys.readouterr().err.startswith(f"pipgammon: {tmp_path / 'nowhere.toml'}: ")
     config = tmp_path / "config.toml"
     config.write_text('[storage]\njournal-dir = "/proc/pipgammon"\n[camera]\nsource = "usb:63"\n')
-    assert main(["run", "--config", str(config), "--no-web", "--until-end"]) == 1
+    # Bad input, exit 2 as everywhere (CONTRACT.md); it was 1, as for a service that cannot start.
+    assert main(["run", "--config", str(config), "--no-web", "--until-end"]) == 2
     assert "/proc/pipgammon: cannot make the journal folder" in capsys.readouterr().err
     # A recording that cannot be opened will not come by waiting: --until-end once hung silently.
     config.write_text(f'[camera]\nsource = "folder:{tmp_path / "no-frames"}"\n'
                       f'[storage]\njournal-dir = "{tmp_path / "state"}"\n')
-    assert main(["run", "--config", str(config), "--no-web", "--until-end"]) == 1
+    assert main(["run", "--config", str(config), "--no-web", "--until-end"]) == 2
     err = capsys.readouterr().err
     assert err == f"pipgammon: camera: {tmp_path / 'no-frames'}: not a folder of frames\n"
     # A recording played in a loop has no end to wait for: --until-end once ran until SIGTERM.
@@ -585,5 +586,6 @@ def test_a_video_source_that_gives_no_frames_ends_the_run_in_one_line(
     text.write_text("no video\n")
     config = tmp_path / "config.toml"
     config.write_text(f'[camera]\nsource = "video:{text}"\n[storage]\njournal-dir = "{tmp_path / "state"}"\n')
-    assert main(["run", "--config", str(config), "--no-web", "--until-end"]) == 1
-    assert capfd.readouterr().err == f"pipgammon: camera: {text}: gives no frames: not a video OpenCV can read\n"
+    assert main(["run", "--config", str(config), "--no-web", "--until-end"]) == 2
+    assert capfd.readouterr().err == (f"pipgammon: camera: {text}: gives no frames: not a video OpenCV "
+                                      f"can read\n")
