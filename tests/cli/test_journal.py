@@ -323,6 +323,106 @@ def test_a_set_of_outputs_is_written_whole_or_not_at_all(tmp_path: Path) -> None
     assert mat.read_text() == "a match" and oct(mat.stat().st_mode & 0o777) == oct(0o644)
 
 
+def test_an_export_through_a_symlink_writes_the_file_it_leads_to_and_keeps_the_link(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from engine.records import to_mat
+
+    # Found by a review: the temporary file was renamed over the link, which became a file of
+    # its own while the file it named kept the old match.
+    path = tmp_path / "match.jsonl"
+    events = _journal_of_selfplay(path)
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    target, link = kept / "target.mat", tmp_path / "link.mat"
+    target.write_text("an older export\n")
+    link.symlink_to(target)
+    code, out, err = export([str(path), "--mat", str(link)], capsys)
+    assert code == 0 and out == f"wrote {link}\n", err
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert target.read_text() == to_mat(events)
+    assert sorted(p.name for p in kept.iterdir()) == ["target.mat"]  # no temporary file left
+
+
+def test_an_export_is_judged_by_where_its_link_leads(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "match.jsonl"
+    _journal_of_selfplay(path)
+    other = tmp_path / "other.jsonl"
+    other.write_text("")
+    links = {"to-journal.mat": path, "to-other.mat": other, "loop.mat": tmp_path / "loop.mat",
+             "dangling.mat": tmp_path / "no" / "m.mat"}
+    for name, where in links.items():
+        (tmp_path / name).symlink_to(where)
+    cases = [
+        (["--mat", str(tmp_path / "to-journal.mat")], f"(a link to {path}): that is the journal too"),
+        (["--mat", str(tmp_path / "to-other.mat")], ".jsonl is a journal's suffix"),
+        (["--mat", str(tmp_path / "loop.mat")], "is a loop of symbolic links: give a file name"),
+        (["--mat", str(tmp_path / "dangling.mat")], "no such folder"),
+        (["--mat", str(tmp_path / "m.mat"), "--text", str(tmp_path / "to-journal.mat")], "the journal too"),
+    ]
+    recorded = path.read_bytes()
+    for argv, message in cases:
+        code, out, err = export([str(path), *argv], capsys)
+        assert code == 2 and out == "" and message in err and err.count("\n") == 1, (argv, err)
+        assert "Traceback" not in err
+    assert path.read_bytes() == recorded and other.read_text() == ""
+    assert all((tmp_path / name).is_symlink() for name in links)
+    assert not (tmp_path / "m.mat").exists()
+
+
+def test_an_export_over_a_fifo_or_a_socket_is_refused_before_anything_is_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
+    import stat
+
+    # Found by a review: a FIFO given as --mat was replaced by a file (its reader got nothing),
+    # and as root `--export /dev/full` replaced the device file.  A device is refused the same
+    # way; it is not tried here, as root, for that reason.
+    path = tmp_path / "match.jsonl"
+    _journal_of_selfplay(path)
+    fifo = tmp_path / "f.mat"
+    os.mkfifo(fifo)
+    held = socket.socket(socket.AF_UNIX)
+    held.bind(str(tmp_path / "s.mat"))
+    try:
+        for argv, message in [
+            (["--mat", str(fifo)], f"--mat {fifo}: is a FIFO (named pipe), not a file: give a file name"),
+            (["--text", str(tmp_path / "m.txt"), "--mat", str(fifo)], "is a FIFO"),
+            (["--mat", str(tmp_path / "s.mat")], "is a socket, not a file"),
+        ]:
+            code, out, err = export([str(path), *argv], capsys)
+            assert code == 2 and out == "" and message in err and err.count("\n") == 1, (argv, err)
+        assert stat.S_ISFIFO(fifo.lstat().st_mode) and stat.S_ISSOCK((tmp_path / "s.mat").lstat().st_mode)
+        assert not (tmp_path / "m.txt").exists()
+    finally:
+        held.close()
+
+
+def test_the_replay_and_service_export_refuses_a_fifo_and_follows_a_link(tmp_path: Path) -> None:
+    import stat
+
+    from engine.records import to_mat
+    from pipgammon.outputs import OutputError, write_all
+    from pipgammon.replay import ReplayError
+    from pipgammon.replay import export as export_match
+
+    # The service and the demo export through `replay.export`, with no `check_outputs` first.
+    events = _journal_of_selfplay(tmp_path / "match.jsonl")
+    fifo = tmp_path / "f.mat"
+    os.mkfifo(fifo)
+    with pytest.raises(ReplayError, match=r"is a FIFO .*the events are in the journal"):
+        export_match(events, fifo, "standard")
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
+    # All or none: the file before the FIFO is not written either.
+    with pytest.raises(OutputError, match="--sgf: cannot write"):
+        write_all([("--mat", tmp_path / "m.mat", "a match"), ("--sgf", fifo, "(;)")])
+    assert not (tmp_path / "m.mat").exists()
+    target, link = tmp_path / "target.mat", tmp_path / "link.mat"
+    link.symlink_to(target.name)  # a relative link, and to a file not there yet
+    assert export_match(events, link, "standard") == link
+    assert link.is_symlink() and target.read_text() == to_mat(events)
+
+
 def test_a_damaged_line_is_named_where_the_export_stops_and_a_non_journal_is_one_line(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "match.jsonl"
