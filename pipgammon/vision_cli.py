@@ -82,12 +82,19 @@ def corners_on_frame(corners: np.ndarray, frame: np.ndarray, name: str) -> None:
 
 
 def cmd_calibrate(args: argparse.Namespace, out: IO[str]) -> int:
+    from pipgammon.outputs import OutputError, check_outputs, write_all
     from vision.calibration import CalibrationError, calibrate
     from vision.images import ImageError, load
     from vision.outline import OutlineError, find_corners
     from vision.view import GEOMETRY, in_frame
 
     corners = parse_corners(args.corners) if args.corners else None
+    output = Path(args.output)
+    try:
+        # As an export's: not over the frame, a folder, a FIFO or a device, and found out first.
+        check_outputs({"-o": output}, {"image": Path(args.image)})
+    except OutputError as err:
+        raise VisionUsageError(f"calibrate: {err}") from err
     try:
         frame = load(Path(args.image))
         if corners is not None:
@@ -100,9 +107,10 @@ def cmd_calibrate(args: argparse.Namespace, out: IO[str]) -> int:
     except (OutlineError, CalibrationError) as err:
         raise VisionUsageError(f"{args.image}: {err}") from err
     try:
-        Path(args.output).write_text(calibration.to_json() + "\n")
-    except OSError as err:
-        raise VisionUsageError(f"{args.output}: cannot write the calibration ({err.strerror})") from err
+        # Whole or not at all: a full disk mid-write would leave the calibration it replaces cut short.
+        write_all([("-o", output, calibration.to_json() + "\n")])
+    except OutputError as err:
+        raise VisionUsageError(f"calibrate {err}: the calibration was not saved") from err
     tl, tr, br, bl = (f"({x:.0f}, {y:.0f})" for x, y in calibration.corners)
     print(f"calibrated {args.image}: playing area TL {tl}, TR {tr}, BR {br}, BL {bl} "
           f"(point 13 at TL, point 1 at BR); saved {args.output}", file=out)

@@ -95,6 +95,32 @@ def test_read_with_corners(board: tuple[Path, Path, list[float]]) -> None:
     assert entry["status"] == "ok" and len(entry["points"]) == 24
 
 
+def test_calibrate_writes_through_a_link_and_never_over_the_frame_or_a_fifo(
+        board: tuple[Path, Path, list[float]], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """-o is written as an export is: whole, through a symbolic link, and not over the frame it
+    reads or over something that is not a file (a rename would replace a FIFO or a device)."""
+    import os
+    import stat
+
+    start, _, _ = board
+    frame = tmp_path / "start.jpg"
+    frame.write_bytes(start.read_bytes())
+    fifo = tmp_path / "cal.fifo"
+    os.mkfifo(fifo)
+    for output, message in [(frame, "that is the image too"), (fifo, "is a FIFO (named pipe), not a file")]:
+        assert run(["calibrate", str(frame), "-o", str(output)]) == (2, "")
+        err = capsys.readouterr().err
+        assert err.startswith(f"pipgammon: calibrate: -o {output}: ") and message in err, err
+        assert err.count("\n") == 1
+    assert frame.read_bytes() == start.read_bytes() and stat.S_ISFIFO(fifo.lstat().st_mode)
+    target, link = tmp_path / "kept.json", tmp_path / "cal.json"
+    target.write_text("the calibration before\n")
+    link.symlink_to(target.name)
+    assert run(["calibrate", str(frame), "-o", str(link)])[0] == 0
+    assert link.is_symlink() and json.loads(target.read_text())["corners"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cal.fifo", "cal.json", "kept.json", "start.jpg"]
+
+
 def test_the_text_reading_names_the_dice_the_cube_and_a_cocked_die(
         board: tuple[Path, Path, list[float]], tmp_path: Path) -> None:
     """Without --json a person reads the dice and the cube too, and a cocked die says what the
