@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import html
+import os
 import shutil
 import subprocess
 import time
@@ -41,6 +42,13 @@ DEMO_SIZE = (2028, 1520)
 #: When the pictures draw the LEDs, in seconds after the plan was shown: a pulse at its brightest
 #: and a blink on.  A pulse starts dark, so drawn at 0 s a re-roll's amber status lamp looked unlit.
 LEDS_AT_S = PULSE_PERIOD_S / 2
+#: The file that marks a folder the demo made.  The demo writes only into a new or empty folder,
+#: or one with this mark: it once cleared and rewrote any folder it was given (`--out ""` the
+#: current one), journal, match and calibration included.
+MARK = ".pipgammon-demo"
+#: What the demo writes at the top of its folder, cleared before a run: a link there is removed,
+#: not written through (`calibration.json` linked to a service's would replace that one).
+WRITTEN = ("events.jsonl", "match.mat", "calibration.json", "index.html", "turns.log", "game", "turns")
 
 
 class DemoUsageError(ValueError):
@@ -127,22 +135,52 @@ def _gnubg_check(mat: Path) -> str:
     return "gnubg imported it: " + (said[-1].strip() if said else "(no score printed)")
 
 
+def _listing(names: list[str]) -> str:
+    shown = ", ".join(names[:3])
+    return shown if len(names) <= 3 else f"{shown} and {len(names) - 3} more"
+
+
+def demo_folder(out: str) -> Path:
+    """The folder ``--out`` names, made or found fit for the demo: with its mark, and without the
+    files a run before wrote at its top (`WRITTEN`).  Refused (`DemoUsageError`) when it holds
+    anything and has no mark: the demo never removes or replaces a file it did not write."""
+    if not out:
+        # Most likely an unset variable: the current folder is nobody's demo folder.
+        raise DemoUsageError("demo --out '': an empty name: give the folder for the demo's output")
+    folder = Path(os.path.realpath(out))
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        mark = folder / MARK
+        held = sorted(path.name for path in folder.iterdir())
+    except OSError as err:
+        # mkdir says "File exists" or "Not a directory" when a file holds the name or a parent's.
+        in_the_way = isinstance(err, FileExistsError | NotADirectoryError)
+        why = "a file is in the way" if in_the_way else err.strerror
+        raise DemoUsageError(f"demo --out {out}: cannot make the folder ({why})") from err
+    if held and not (mark.is_file() and not mark.is_symlink()):
+        raise DemoUsageError(f"demo --out {out}: {folder} holds {_listing(held)} and is not a folder the "
+                             f"demo made (no {MARK} in it): give a new or empty folder")
+    try:
+        if not held:
+            mark.write_text("Made by `pipgammon demo`: the next `pipgammon demo --out` here replaces "
+                            "what the demo wrote in it.\n")
+        for name in WRITTEN:
+            path = folder / name
+            if path.is_symlink() or path.is_file():
+                path.unlink()
+    except OSError as err:
+        raise DemoUsageError(f"demo --out {out}: cannot clear the last demo's files in {folder} "
+                             f"({err.strerror}: {err.filename})") from err
+    return folder
+
+
 def cmd_demo(args: argparse.Namespace, out: IO[str]) -> int:
     from hardware.sim import SimLights
     from pipgammon.replay import Replay, export
     from vision.synthetic_game import script_game, write_calibrated
 
     began = time.perf_counter()
-    folder = Path(args.out).resolve()
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        # mkdir says "File exists" or "Not a directory" when a file holds the name or a parent's.
-        in_the_way = isinstance(err, FileExistsError | NotADirectoryError)
-        why = "a file is in the way" if in_the_way else err.strerror
-        raise DemoUsageError(f"demo --out {args.out}: cannot make the folder ({why})") from err
-    for stale in ("events.jsonl", "match.mat"):
-        (folder / stale).unlink(missing_ok=True)
+    folder = demo_folder(args.out)
     script = script_game(args.seed, match_to=1, illegal_rate=0.15, tryout_rate=0.4, cocked_rate=0.06,
                          void_rate=0.05, button_rate=0.1)
     print(f"rendering the sample game (seed {args.seed}): {plural(len(script.stills), 'still moment')} ...",
@@ -192,7 +230,8 @@ def cmd_demo(args: argparse.Namespace, out: IO[str]) -> int:
 
 def add_commands(sub: Any) -> None:
     demo = sub.add_parser("demo", help="referee an embedded sample game end to end, LEDs simulated")
-    demo.add_argument("--out", default="demo-output", help="the folder for everything it writes")
+    demo.add_argument("--out", default="demo-output",
+                      help="the folder for everything it writes: new, empty, or made by the demo before")
     demo.add_argument("--seed", type=int, default=DEMO_SEED, help="another sample game")
     demo.add_argument("--keep-frames", action="store_true",
                       help="keep the rendered camera frames (game/frames/), e.g. to try pipgammon replay")

@@ -132,6 +132,69 @@ def test_demo_out_that_cannot_be_a_folder_is_one_line(
     assert code == 2 and err == f"pipgammon: demo --out {out}: {message}\n"
 
 
+class _Rendered(Exception):
+    """Raised where the demo begins its game: the folder was found fit and prepared by then."""
+
+
+def _stop_at_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.synthetic_game
+
+    def stop(*_: object, **__: object) -> None:
+        raise _Rendered
+
+    monkeypatch.setattr(vision.synthetic_game, "script_game", stop)
+
+
+def test_demo_refuses_a_folder_it_did_not_make_and_leaves_it_as_it_was(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Found by a review: `demo --out` a folder of records deleted its journal and .mat and wrote
+    # its own calibration over the one there, silently; `--out ""` did so in the current folder.
+    _stop_at_the_game(monkeypatch)
+    records = tmp_path / "records"
+    records.mkdir()
+    held = {"events.jsonl": '{"type": "roll"}\n', "match.mat": "a match\n", "calibration.json": "{}\n"}
+    for name, text in held.items():
+        (records / name).write_text(text)
+    code, out, err = run(["demo", "--out", str(records)], capsys)
+    assert code == 2 and out == ""
+    assert err == (f"pipgammon: demo --out {records}: {records} holds calibration.json, events.jsonl, "
+                   "match.mat and is not a folder the demo made (no .pipgammon-demo in it): give a new "
+                   "or empty folder\n")
+    assert {p.name: p.read_text() for p in records.iterdir()} == held
+    monkeypatch.chdir(records)
+    code, _, err = run(["demo", "--out", ""], capsys)
+    assert code == 2
+    assert err == "pipgammon: demo --out '': an empty name: give the folder for the demo's output\n"
+    code, _, err = run(["demo", "--out", "."], capsys)
+    assert code == 2 and "is not a folder the demo made" in err and err.count("\n") == 1
+    assert {p.name: p.read_text() for p in records.iterdir()} == held
+
+
+def test_demo_marks_a_new_or_empty_folder_and_clears_only_its_own_files_there(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from pipgammon.demo import MARK
+
+    _stop_at_the_game(monkeypatch)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for folder in (tmp_path / "new" / "out", empty):
+        with pytest.raises(_Rendered):
+            run(["demo", "--out", str(folder)], capsys)
+        assert [p.name for p in folder.iterdir()] == [MARK]
+    # A run before left its files; one of them now links to a calibration the demo did not write.
+    service = tmp_path / "service.json"
+    service.write_text("the service's calibration\n")
+    (empty / "events.jsonl").write_text("the last demo's journal\n")
+    (empty / "calibration.json").symlink_to(service)
+    (empty / "notes.txt").write_text("a person's notes\n")
+    with pytest.raises(_Rendered):
+        run(["demo", "--out", str(empty)], capsys)
+    assert sorted(p.name for p in empty.iterdir()) == [MARK, "notes.txt"]
+    assert service.read_text() == "the service's calibration\n"
+
+
 def test_demo_pictures_show_pulsing_and_blinking_lamps_lit(tmp_path: Path) -> None:
     """A pulse starts dark: drawn at 0 s, a re-roll's pulsing amber status lamp looked unlit."""
     plan = LightPlan.dark().with_lamps({"status": Light.pulse(AMBER), "point-6": Light.blink(RED)})
