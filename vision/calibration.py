@@ -397,7 +397,8 @@ def calibrate(frame: Image, corners: FloatArray, model: SlotModel | None = None)
     seen = probabilities[:, :COVERED].argmax(axis=1)
     sure = probabilities[:, :COVERED].max(axis=1) / probabilities[:, :COVERED].sum(axis=1)
     wrong = np.flatnonzero((seen != START_LABELS) & (sure >= SURE))
-    if len(wrong) == 1 and (wrong[0] not in ROW_ENDS or _row_whole(view, int(wrong[0]), seen)):
+    if len(wrong) == 1 and (wrong[0] not in ROW_ENDS
+                            or _row_whole(view, int(wrong[0]), seen, layout.checker)):
         wrong = wrong[:0]
     if len(wrong):
         raise CalibrationError("not the starting position: " + "; ".join(
@@ -408,15 +409,15 @@ def calibrate(frame: Image, corners: FloatArray, model: SlotModel | None = None)
     return Calibration.from_view(chosen, (width, height), view, fittings(frame, chosen, view), layout.checker)
 
 
-def _row_whole(view: Image, place: int, seen: np.ndarray) -> bool:
+def _row_whole(view: Image, place: int, seen: np.ndarray, checker: float) -> bool:
     """Whether the start row that ``place`` ends, read as bare (``seen``), still shows all its
     checkers' discs in ``view``: a lamp's glint over the row's last checker washes out its face,
     which the self-check then reads as nothing, but its rim still shows (unseen seed 6,700,172,
     the 5th black checker of the 6-point under a glint, was refused).  A checker truly missing
     leaves one disc fewer."""
     point = place // SLOTS + 1
-    return bool(seen[place] == EMPTY
-                and discs_per_point(view, [point]).checkers[point - 1] >= abs(START.at(point)))
+    found = discs_per_point(view, [point], checker=checker)
+    return bool(seen[place] == EMPTY and found.checkers[point - 1] >= abs(START.at(point)))
 
 
 def fittings(frame: Image, corners: FloatArray, view: Image) -> tuple[tuple[float, float], ...]:

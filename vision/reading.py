@@ -479,7 +479,8 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
     # to add a checker by (`recount`).  `by_flat` holds every place under a flat die too: its
     # reach is the wider.
     kinds = glinted_looks(kinds, certainty, described, calibration.templates.looks, config, leaning)
-    kinds = recount(kinds, certainty, probabilities, partial(discs_per_point, view), config.recount_below,
+    discs = partial(discs_per_point, view, checker=layout.checker)
+    kinds = recount(kinds, certainty, probabilities, discs, config.recount_below,
                     dice_at=leaning, sure_empty=config.sure_empty, flat_dice_at=by_flat)
     return timed(replace(count(kinds, certainty), dice_on_checkers=ghosts, dice_cocked=tilted), started)
 

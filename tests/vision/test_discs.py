@@ -94,6 +94,19 @@ def test_only_a_row_of_discs_from_the_point_edge_counts() -> None:
     assert found.sum() == 8
 
 
+def test_discs_are_looked_for_at_the_boards_checker_size() -> None:
+    """On a board whose checkers are 0.8 of the canonical size, a disc of radius 58 px (nominal; a
+    dark triangle's base with the frame's edge was found so on a board of seed 2,700,006 of
+    `bench/vision.py`) is too large for a checker; looked for at the canonical size it counts."""
+    width, height = view_size()
+    view = np.full((height, width, 3), 200, np.uint8)
+    x = GEOMETRY.column_x(GEOMETRY.column(20))
+    big = 0.58 * GEOMETRY.point_width
+    cv2.circle(view, tuple(round(v) for v in to_view(x, big)), round(big * SCALE), (40, 30, 30), -1)
+    assert discs_per_point(view, [20]).checkers[20 - 1] == 1
+    assert discs_per_point(view, [20], checker=0.8 * GEOMETRY.checker).checkers[20 - 1] == 0
+
+
 def test_a_circle_overlapping_the_last_of_a_row_is_no_next_checker() -> None:
     """Checkers lying flat do not overlap: a circle the finder sees half a checker beyond the
     last of a row (the hollow between two rims, on a synthetic row of five) is not counted, and
