@@ -124,12 +124,17 @@ def test_a_still_too_large_to_read_is_a_camera_fault_for_that_frame(tmp_path: Pa
         camera.read()
 
 
-def test_a_video_is_played_frame_by_frame_with_its_presses_and_can_be_cut(tmp_path: Path) -> None:
-    video = tmp_path / "game.avi"
+def _grey_video(video: Path, levels: list[int]) -> Path:
+    """An MJPG video at 10 frames a second of 160x120 frames, each one grey level."""
     writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"MJPG"), 10, (160, 120))
-    for number in range(5):
-        writer.write(np.full((120, 160, 3), 40 * number, np.uint8))
+    for level in levels:
+        writer.write(np.full((120, 160, 3), level, np.uint8))
     writer.release()
+    return video
+
+
+def test_a_video_is_played_frame_by_frame_with_its_presses_and_can_be_cut(tmp_path: Path) -> None:
+    video = _grey_video(tmp_path / "game.avi", [40 * number for number in range(5)])
     (tmp_path / "game.buttons.jsonl").write_text('{"frame": 2, "button": "mode"}\n')
     camera = VideoCamera(video, 10, clock=Clock(), sleep=lambda s: None)
     camera.open()
@@ -196,11 +201,7 @@ def test_a_file_that_gives_no_frames_is_no_video_and_says_so_in_one_line(
 
 def test_a_looped_video_gives_its_first_frame_on_every_lap(tmp_path: Path) -> None:
     # `open` grabs the first frame to see there is one; `read` must give that frame, not the next.
-    video = tmp_path / "game.avi"
-    writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"MJPG"), 10, (160, 120))
-    for number in range(3):
-        writer.write(np.full((120, 160, 3), 80 * number, np.uint8))
-    writer.release()
+    video = _grey_video(tmp_path / "game.avi", [80 * number for number in range(3)])
     camera = VideoCamera(video, 10, loop=True, clock=Clock(), sleep=lambda s: None)
     camera.open()
     shots = [camera.read() for _ in range(7)]
