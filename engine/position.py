@@ -344,8 +344,18 @@ class Position:
         (0, 1)
         """
         sides = text.split("|")
+        if len(sides) == 1:
+            # One side alone is the likeliest slip (a side with every checker off still needs its
+            # letter), so name the side that is missing rather than only the form.
+            first = sides[0].split(maxsplit=1)[:1]
+            missing = {"W": "B", "WHITE": "B", "B": "W", "BLACK": "W"}.get(first[0].upper() if first else "")
+            part = f"no '| {missing} ...' part" if missing else "no '|' between the sides"
+            raise PositionError(
+                f"position text {text!r} has {part}: it needs both sides, 'W ... | B ...' "
+                f"(a side with every checker off is the letter alone, as in 'W 19:2 | B')"
+            )
         if len(sides) != 2:
-            raise PositionError(f"position text needs 'W ... | B ...', got {text!r}")
+            raise PositionError(f"position text needs 'W ... | B ...' with one '|', got {text!r}")
         board: dict[int, int] = {}
         bar = [0, 0]
         pool = [0, 0]

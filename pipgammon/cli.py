@@ -62,7 +62,7 @@ class _Parser(argparse.ArgumentParser):
 def _parse_position(text: str, variant: Variant, player: Player) -> Position:
     if text.strip().lower() == "start":
         return variant.start_position()
-    if "|" in text:
+    if _looks_like_text(text):
         return Position.from_text(text, checkers=variant.checkers)
     if not variant.fits_position_id:
         raise UsageError(
@@ -70,6 +70,21 @@ def _parse_position(text: str, variant: Variant, player: Player) -> Position:
             f"as text, e.g. {variant.start_position().to_text()!r}"
         )
     return position_from_id(text, player)
+
+
+def _looks_like_text(text: str) -> bool:
+    """Whether ``--position`` is meant as position text rather than a Position ID.
+
+    A Position ID is 14 base64 characters, so a '|', a ':' or a space inside it, or a first word
+    W/B/White/Black with more after it, means text: such input is refused with what its text
+    lacks, not called "not a gnubg Position ID"."""
+    words = text.split()
+    return (
+        "|" in text
+        or ":" in text
+        or len(words) > 1
+        or (len(words) == 1 and words[0].upper() in ("W", "B", "WHITE", "BLACK"))
+    )
 
 
 def _player(text: str) -> Player:

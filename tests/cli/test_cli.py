@@ -84,6 +84,11 @@ def test_variants_json_lists_standard(capsys: pytest.CaptureFixture[str]) -> Non
     ("argv", "message"),
     [
         (["moves", "--position", "nonsense", "--dice", "3-1"], "not a gnubg Position ID"),
+        # Text, not an ID: what the text lacks is named (once it was "not a gnubg Position ID").
+        (["moves", "--position", "W 1:2", "--dice", "3-1"], "position text 'W 1:2' has no '| B ...' part"),
+        (["moves", "--position", "B", "--dice", "3-1"], "position text 'B' has no '| W ...' part"),
+        (["moves", "--variant", "puff", "--position", "W pool:15", "--dice", "3-1"],
+         "position text 'W pool:15' has no '| B ...' part"),
         (["moves", "--position", "4HPwATDgc/ABMA", "--dice", "9-1"], "not a roll"),
         (["moves", "--position", "4HPwATDgc/ABMA"], "give --position ID and --dice"),
         (["moves", "--batch", "/no/such/file"], "cannot read batch file"),
@@ -236,6 +241,8 @@ def test_the_demo_page_labels_each_board_from_the_side_of_its_lines_player(tmp_p
         ('{"position": "4HPwATDgc/ABMA", "dice": [1]}\n', "dice must be"),
         ('{"position": "4HPwATDgc/ABMA", "dice": [1, 2]}\n{"position": "x", "dice": [1, 2]}\n',
          "cases.jsonl:2: not a gnubg Position ID"),
+        ('{"position": "W 19:15", "dice": [1, 2]}\n',
+         "cases.jsonl:1: position text 'W 19:15' has no '| B ...'"),
         ('{"position": "4HPwATDgc/ABMA", "dice": [6, 4], "dice": [1, 2]}\n',
          "cases.jsonl:1: \"dice\" is given twice; which is meant?"),
         ("\n" + "[" * 100000 + "]" * 100000 + "\n", "cases.jsonl:2: not JSON (nested too deeply)"),

@@ -44,6 +44,11 @@ def test_text_form_round_trips() -> None:
     ("text", "message"),
     [
         ("W 1:2", "W ... | B"),
+        # One side alone: the side that is missing is named.
+        ("W 1:2", r"position text 'W 1:2' has no '\| B \.\.\.' part"),
+        ("Black 24:2", r"has no '\| W \.\.\.' part"),
+        ("1:2", r"has no '\|' between the sides"),
+        ("W 1:2 | B 24:2 | W 3:1", "with one '|'"),
         ("W 1:16 | B 24:15", "white has 16"),
         ("W 1:2 | B 1:2", "both colours"),
         ("W 25:1 | B 1:1", "outside"),
