@@ -17,7 +17,7 @@ from enum import IntEnum
 from engine.cube import MAX_CUBE
 from engine.errors import NotationError
 from engine.player import Player
-from engine.position import CHECKERS, Position
+from engine.position import BOTH_SIDES_OFF, CHECKERS, Position
 
 _DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _ALPHABET = set(_DIGITS)
@@ -94,6 +94,9 @@ def position_from_id(text: str, on_roll: Player = Player.WHITE) -> Position:
             raise NotationError(
                 f"Position ID {text!r} gives {player.label} {sum(side)} checkers (at most {CHECKERS})"
             )
+    if not any(sum(side) for side in slots):
+        # The text form ('W | B') refuses this board; an ID of it must not pass as "no legal play".
+        raise NotationError(f"Position ID {text!r} has no checker on the board or bar: {BOTH_SIDES_OFF}")
     points = [0] * 24
     for own in range(1, 25):
         # The mover's own point ``own`` is the opponent's point ``25 - own``.

@@ -46,6 +46,10 @@ REL_TOWERS = 30
 REL_PROGRESS = 31
 REL_OPP_PROGRESS = 32
 
+#: Why a board with no checker of either side in play is refused, by position text and Position ID
+#: alike: the game ends when the first side is off, so no play or replay can reach it.
+BOTH_SIDES_OFF = "both sides have borne off every checker, which no game reaches"
+
 RelativeBoard = tuple[int, ...]
 Track = tuple[int, ...]
 
@@ -432,7 +436,7 @@ class Position:
                     f"tower:{point} needs {player.label} checkers on point {point}, in {text!r}"
                 )
         if not any(placed):
-            raise PositionError(f"both sides have borne off every checker, which no game reaches: {text!r}")
+            raise PositionError(f"{BOTH_SIDES_OFF}: {text!r}")
         position = cls.from_points(
             board, bar=(bar[0], bar[1]), pool=(pool[0], pool[1]), pins=frozenset(pins), checkers=checkers
         )

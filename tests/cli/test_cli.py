@@ -90,6 +90,9 @@ def test_variants_json_lists_standard(capsys: pytest.CaptureFixture[str]) -> Non
         (["moves", "--variant", "puff", "--position", "W pool:15", "--dice", "3-1"],
          "position text 'W pool:15' has no '| B ...' part"),
         (["moves", "--position", "4HPwATDgc/ABMA", "--dice", "9-1"], "not a roll"),
+        # The ID and the text of the board with every checker off are refused alike.
+        (["moves", "--position", "AAAAAAAAAAAAAA", "--dice", "3-1"], "both sides have borne off"),
+        (["moves", "--position", "W | B", "--dice", "3-1"], "both sides have borne off"),
         (["moves", "--position", "4HPwATDgc/ABMA"], "give --position ID and --dice"),
         (["moves", "--batch", "/no/such/file"], "cannot read batch file"),
         (["moves", "--position", "start", "--dice", "3-1", "--variant", "chess"], "unknown variant"),

@@ -51,6 +51,8 @@ def test_the_id_is_relative_to_the_player_on_roll() -> None:
         ("4HPwATDgc/ABMB", "padding bits"),
         ("4HPwATDgc/ABMP", "padding bits"),
         ("4HPwATDgc/ABMI", "padding bits"),
+        # No checker of either side: refused as its text 'W | B' is.
+        ("AAAAAAAAAAAAAA", "AAAAAAAAAAAAAA' has no checker on the board or bar: both sides have borne off"),
     ],
 )
 def test_bad_position_ids(text: str, message: str) -> None:
@@ -98,3 +100,11 @@ def test_impossible_match_ids_are_refused() -> None:
         MatchKey.decode(MatchKey(dice=(7, 1)).encode())
     with pytest.raises(NotationError, match="power of two"):
         MatchKey(cube_value=3).encode()
+
+
+@pytest.mark.parametrize("text", ["W 19:1 | B", "W | B 6:1 bar:1"])
+@pytest.mark.parametrize("on_roll", [W, B])
+def test_an_id_with_one_side_borne_off_reads_as_its_text_does(text: str, on_roll: Player) -> None:
+    """Only both sides off is refused; one side off is a finished game, in the text and in an ID."""
+    position = Position.from_text(text)
+    assert position_from_id(position_id(position, on_roll), on_roll) == position
