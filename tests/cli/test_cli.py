@@ -248,6 +248,15 @@ def test_the_demo_page_labels_each_board_from_the_side_of_its_lines_player(tmp_p
          "cases.jsonl:1: position text 'W 19:15' has no '| B ...'"),
         ('{"position": "4HPwATDgc/ABMA", "dice": [6, 4], "dice": [1, 2]}\n',
          "cases.jsonl:1: \"dice\" is given twice; which is meant?"),
+        # A key the batch does not know was once ignored: the line was answered as standard.
+        ('{"position": "start", "dice": [3, 1], "variant": "gioul"}\n',
+         'cases.jsonl:1: unknown key "variant" (a line has only "position" and "dice"; '
+         "give --variant NAME for the whole batch)"),
+        ('{"position": "start", "dice": [3, 1]}\n'
+         '{"position": "start", "dice": [3, 1], "cube": 2, "Dice": 1}\n',
+         'cases.jsonl:2: unknown keys "cube", "Dice" (a line has only "position" and "dice")'),
+        ('{"player": "black", "position": "start", "dice": [3, 1]}\n',
+         'unknown key "player" (a line has only "position" and "dice"; give --player white|black for'),
         ("\n" + "[" * 100000 + "]" * 100000 + "\n", "cases.jsonl:2: not JSON (nested too deeply)"),
     ],
 )
