@@ -63,9 +63,11 @@ IGNORED = frozenset({"illegal", "corrected", "void-roll", "reroll", "mode"})
 class RecordError(EngineError):
     """An event stream that cannot be exported: names the event's index (0-based) and why."""
 
-    def __init__(self, index: int | None, why: str) -> None:
+    def __init__(self, index: int | None, why: str, *, other: int | None = None) -> None:
         self.index = index
         self.why = why
+        #: Another event the reason is about (the one an out-of-order event was swapped with).
+        self.other = other
         super().__init__(why if index is None else f"event {index}: {why}")
 
 
@@ -368,6 +370,16 @@ class _Reader:
             if not isinstance(move, str):
                 raise RecordError(index, f"accepted: move must be gnubg notation text, not {move!r}")
         entry = self._open_turn(game, player)
+        if entry is None and len(game.entries) >= 2:
+            mine, theirs = game.entries[-2], game.entries[-1]
+            if (mine.kind == theirs.kind == "roll" and mine.player is player
+                    and theirs.player is player.opponent and mine.move is None and theirs.move is None
+                    and sorted(mine.dice) == sorted(dice)):
+                # The opponent rolled before this play of the roll waiting for it: two lines
+                # swapped. Read on, that roll would be refused at the end as "has no play".
+                raise RecordError(index, f"{player.label}'s play of {dice} comes after "
+                                  f"{player.opponent.label}'s roll of {theirs.dice}, which should follow "
+                                  "it: the events are out of order", other=theirs.index)
         if entry is None:
             # An accepted play with no roll event before it (the dice are in the event).
             entry = Entry("roll", player, index, dice=dice)
@@ -424,8 +436,17 @@ def read_record(events: Iterable[Event]) -> MatchRecord:
     if reader.record is None:
         raise RecordError(None, "no match event: nothing to export")
     for game in reader.record.games:
-        for entry in game.entries[:-1]:
+        for number, entry in enumerate(game.entries[:-1]):
             if entry.kind == "roll" and entry.move is None:
+                play = game.entries[number - 1] if number else None
+                if (play is not None and play.kind == "roll" and play.player is entry.player
+                        and play.played == play.index and sorted(play.dice) == sorted(entry.dice)):
+                    # Its play came just before it, with no roll of its own: the two lines swapped.
+                    # (Only said of a stream refused anyway: in some variants a play with no
+                    # roll event is followed by the same player's roll of the same numbers.)
+                    raise RecordError(entry.index, f"{entry.player.label}'s roll of {entry.dice} comes "
+                                      f"after its play ({play.move or 'no legal play'}): the events "
+                                      "are out of order", other=play.index)
                 raise RecordError(entry.index, f"{entry.player.label}'s roll of {entry.dice} has no "
                                   "play, but the game goes on")
     return reader.record

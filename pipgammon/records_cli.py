@@ -72,6 +72,8 @@ def _export(export: Export, loaded: Loaded, players: tuple[str, str], journal: P
         skipped = [problem.line for problem in loaded.problems if problem.line < following]
         hint = (f" (line {skipped[-1]}, skipped, may hold the event missing here: mend it "
                 f"or take it out)") if skipped else ""
+        if err.other is not None and 0 <= err.other < len(loaded.lines):
+            hint += f" (the other of the two is line {loaded.lines[err.other]})"
         raise RecordsUsageError(f"export: {journal}:{line}: {err.why}{hint}") from err
 
 

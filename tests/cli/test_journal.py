@@ -447,3 +447,22 @@ def test_a_damaged_line_is_named_where_the_export_stops_and_a_non_journal_is_one
     code, _, err = export([str(path), "--text", str(tmp_path / "m.txt")], capsys)
     assert code == 0 and err.count("\n") == 6 and err.splitlines()[-1].endswith(
         "... and 3 more lines that are not events (skipped)")
+
+
+def test_two_events_swapped_are_named_as_out_of_order_with_both_lines(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A reviewer's journal with a roll moved before the play it follows was refused as
+    "white's roll of (3, 2) has no play": the export now names the swap and both lines."""
+    path = tmp_path / "match.jsonl"
+    events = _journal_of_selfplay(path)
+    lines = path.read_bytes().splitlines(keepends=True)
+    play = next(i for i, e in enumerate(events) if e.type == "accepted" and i > 5
+                and events[i + 1].type == "roll")
+    lines[play], lines[play + 1] = lines[play + 1], lines[play]
+    path.write_bytes(b"".join(lines))
+    code, _, err = export([str(path), "--mat", str(tmp_path / "m.mat")], capsys)
+    mover, roller = events[play].details["player"], events[play + 1].details["player"]
+    assert code == 2 and err.count("\n") == 1 and not (tmp_path / "m.mat").exists()
+    assert err.startswith(f"pipgammon: export: {path}:{play + 2}: {mover}'s play of ")
+    assert f"comes after {roller}'s roll of " in err
+    assert err.endswith(f"the events are out of order (the other of the two is line {play + 1})\n")

@@ -286,6 +286,16 @@ def test_starter_rolls_opening() -> None:
         ([MATCH, OPENING, accepted("white", [3, 1], "8/5 6/5"), ev("roll", player="black", dice=[6, 4]),
           ev("double", player="white", cube=2)],
          "event 3: black's roll of \\(6, 4\\) has no play, but the game goes on"),
+        # Two events swapped are said to be out of order, not "has no play" (a reviewer's journal).
+        ([MATCH, OPENING, ev("roll", player="black", dice=[6, 4]), accepted("white", [3, 1], "8/5 6/5"),
+          accepted("black", [6, 4], "24/18 13/9")],
+         "event 3: white's play of \\(3, 1\\) comes after black's roll of \\(6, 4\\), which should "
+         "follow it: the events are out of order"),
+        ([MATCH, OPENING, accepted("white", [3, 1], "8/5 6/5"), accepted("black", [6, 4], "24/18 13/9"),
+          ev("roll", player="black", dice=[6, 4]), ev("roll", player="white", dice=[2, 1]),
+          accepted("white", [2, 1], "13/11 6/5")],
+         "event 4: black's roll of \\(6, 4\\) comes after its play \\(24/18 13/9\\): the events are "
+         "out of order"),
     ],
 )
 def test_streams_that_cannot_be_exported_name_the_event(stream: list[Event], message: str | None) -> None:
