@@ -450,6 +450,11 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
                                   f"{int(unread.sum())} places that cannot be read show pure white: "
                                   "dim the lamp or shorten the camera's exposure"), started)
     if lost:
+        if _colourless(small) and not _colourless(calibration.small_log):
+            # A camera switched to black and white reads as a board that has gone, and the
+            # question below sent a user looking for a moved camera (found by a review).
+            return timed(Reading("no-board", reason="the frame is in black and white, the calibration in "
+                                  "colour: set the camera back to colour, or calibrate again"), started)
         return timed(Reading("no-board", reason="nothing in the frame looks like the calibrated board: "
                               "has the camera or the board moved?"), started)
     if hidden:
@@ -483,6 +488,16 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
     kinds = recount(kinds, certainty, probabilities, discs, config.recount_below,
                     dice_at=leaning, sure_empty=config.sure_empty, flat_dice_at=by_flat)
     return timed(replace(count(kinds, certainty), dice_on_checkers=ghosts, dice_cocked=tilted), started)
+
+
+#: Channels within this much of each other everywhere (log or grey levels) make a picture colourless.
+COLOURLESS = 1e-3
+
+
+def _colourless(picture: np.ndarray) -> bool:
+    """Whether a BGR picture (or its logs) has the same value in every channel: a black and white
+    frame, loaded as colour."""
+    return bool(np.ptp(picture, axis=2).max() <= COLOURLESS)
 
 
 def washed_out(small: Image, places: np.ndarray, layout: Layout | None = None) -> list[int]:

@@ -6,6 +6,7 @@ import random
 import re
 from collections.abc import Callable
 
+import cv2
 import numpy as np
 import pytest
 
@@ -149,6 +150,17 @@ def test_a_frame_of_another_size_or_a_moved_board_is_no_board(setup_factory: Cal
     assert read(frame[:700], setup.calibration).status == "no-board"
     moved = np.ascontiguousarray(np.roll(frame, 300, axis=1))
     assert read(moved, setup.calibration).status in ("no-board", "occluded")
+
+
+def test_a_black_and_white_frame_read_with_a_colour_calibration_says_so(
+        setup_factory: Callable[..., Setup]) -> None:
+    setup = setup_factory(38)
+    frame, _ = setup.frame(SCENES[0])
+    grey = cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    reading = read(grey, setup.calibration)
+    assert reading.status == "no-board" and "black and white" in reading.reason, reading.reason
+    moved = np.ascontiguousarray(np.roll(frame, 300, axis=1))
+    assert "black and white" not in read(moved, setup.calibration).reason
 
 
 def test_a_place_under_a_flat_die_holds_no_checker(setup_factory: Callable[..., Setup]) -> None:
