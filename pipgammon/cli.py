@@ -172,25 +172,20 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return dict(pairs)
 
 
-#: The keys of a batch line (CONTRACT.md): the variant and the player on roll are the command's.
-_BATCH_KEYS = ("position", "dice")
-#: Keys that name a command-line option, so the refusal can say where their value belongs.
+#: Keys a batch line might carry that would change its answer, but that are the command's
+#: (CONTRACT.md: a line is {"position", "dice"}), with the option that sets each.
 _BATCH_OPTIONS = {"variant": "--variant NAME", "player": "--player white|black"}
 
 
-def _refuse_unknown_keys(case: dict[str, Any], where: str) -> None:
-    # An ignored key would be answered as if it were not there: a line's "variant" was once
-    # listed under the standard game's rules without a word.
-    unknown = [key for key in case if key not in _BATCH_KEYS]
-    if not unknown:
-        return
-    named = ", ".join(json.dumps(key) for key in unknown)
-    options = [_BATCH_OPTIONS[key] for key in unknown if key in _BATCH_OPTIONS]
-    hint = f"; give {' and '.join(options)} for the whole batch" if options else ""
-    raise UsageError(
-        f"{where}: unknown {'key' if len(unknown) == 1 else 'keys'} {named} "
-        f'(a line has only "position" and "dice"{hint})'
-    )
+def _refuse_options_in_line(case: dict[str, Any], where: str) -> None:
+    # Ignored, such a key was answered as if it were not there: a line's "variant" was once
+    # listed under the standard game's rules without a word.  Other keys (a caller's own
+    # labels or expected answers) change nothing and are left alone.
+    named = [key for key in case if key in _BATCH_OPTIONS]
+    if named:
+        options = " and ".join(_BATCH_OPTIONS[key] for key in named)
+        raise UsageError(f"{where}: {', '.join(json.dumps(key) for key in named)} cannot be given per "
+                         f"line: give {options} for the whole batch")
 
 
 def cmd_moves(args: argparse.Namespace, out: IO[str]) -> int:
@@ -213,7 +208,7 @@ def cmd_moves(args: argparse.Namespace, out: IO[str]) -> int:
                 raise UsageError(f"{where}: not JSON (nested too deeply)") from None
             if not isinstance(case, dict) or "position" not in case or "dice" not in case:
                 raise UsageError(f'{where}: expected {{"position": ID, "dice": [A, B]}}')
-            _refuse_unknown_keys(case, where)
+            _refuse_options_in_line(case, where)
             if not isinstance(case["position"], str):
                 raise UsageError(f"{where}: position must be a string")
             try:

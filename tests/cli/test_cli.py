@@ -248,15 +248,11 @@ def test_the_demo_page_labels_each_board_from_the_side_of_its_lines_player(tmp_p
          "cases.jsonl:1: position text 'W 19:15' has no '| B ...'"),
         ('{"position": "4HPwATDgc/ABMA", "dice": [6, 4], "dice": [1, 2]}\n',
          "cases.jsonl:1: \"dice\" is given twice; which is meant?"),
-        # A key the batch does not know was once ignored: the line was answered as standard.
+        # A line's own variant was once ignored: the line was answered as standard.
         ('{"position": "start", "dice": [3, 1], "variant": "gioul"}\n',
-         'cases.jsonl:1: unknown key "variant" (a line has only "position" and "dice"; '
-         "give --variant NAME for the whole batch)"),
-        ('{"position": "start", "dice": [3, 1]}\n'
-         '{"position": "start", "dice": [3, 1], "cube": 2, "Dice": 1}\n',
-         'cases.jsonl:2: unknown keys "cube", "Dice" (a line has only "position" and "dice")'),
+         'cases.jsonl:1: "variant" cannot be given per line: give --variant NAME for the whole batch'),
         ('{"player": "black", "position": "start", "dice": [3, 1]}\n',
-         'unknown key "player" (a line has only "position" and "dice"; give --player white|black for'),
+         'cases.jsonl:1: "player" cannot be given per line: give --player white|black for the whole batch'),
         ("\n" + "[" * 100000 + "]" * 100000 + "\n", "cases.jsonl:2: not JSON (nested too deeply)"),
     ],
 )
@@ -267,6 +263,17 @@ def test_bad_batch_lines_name_the_line(
     batch.write_text(content)
     code, _, err = run(["moves", "--batch", str(batch)], capsys)
     assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_a_batch_line_may_carry_keys_of_its_callers_own(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    batch = tmp_path / "cases.jsonl"
+    batch.write_text('{"position": "start", "dice": [3, 1], "id": 7, "expected": ["8/5 6/5"]}\n')
+    code, out, _ = run(["moves", "--batch", str(batch)], capsys)
+    plain = tmp_path / "plain.jsonl"
+    plain.write_text('{"position": "start", "dice": [3, 1]}\n')
+    assert code == 0 and run(["moves", "--batch", str(plain)], capsys)[1] == out
 
 
 def test_binary_batch_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
