@@ -56,6 +56,11 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         # The message is printed after "pipgammon: ", so only a subcommand is named again.
         command = self.prog.removeprefix("pipgammon").strip()
+        if message.endswith(": expected one argument"):
+            # argparse takes a value that begins with '-' ("--corners -5,880,...") for an option
+            # and says only that the value is missing.
+            option = message.removeprefix("argument ").split(":")[0].split("/")[-1]
+            message += f" (if its value begins with '-', write {option}=VALUE)"
         raise UsageError(f"{command}: {message}" if command else message)
 
 

@@ -100,6 +100,10 @@ def test_variants_json_lists_standard(capsys: pytest.CaptureFixture[str]) -> Non
         (["frobnicate"], "pipgammon: argument command: invalid choice"),
         (["variants", "--frobnicate"], "pipgammon: unrecognized arguments: --frobnicate"),
         (["moves", "--dice"], "pipgammon: moves: argument --dice: expected one argument"),
+        # argparse takes a value beginning with '-' for an option: the way round it is named.
+        (["read", "--corners", "-5,880,949,140,372,288,480,919", "x.png"],
+         "read: argument --corners: expected one argument (if its value begins with '-', write "
+         "--corners=VALUE)"),
         (["selfplay", "--match-to", "0"],
          "selfplay: argument --match-to: expected a whole number of points from 1 to 64, got '0'"),
         (["selfplay", "--match-to", "65"], "argument --match-to: expected"),
