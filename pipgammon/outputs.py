@@ -54,6 +54,18 @@ def _not_a_file(path: Path) -> str | None:
     return "a device, not a file"
 
 
+def _trial_file(flag: str, shown: str, folder: Path) -> None:
+    """Refuse an output whose ``folder`` takes no new file, by making one there and removing it:
+    `os.access` says yes to root even on /proc, where a replay then ran to its end to fail,
+    leaving a journal the corrected command had to ``--resume``."""
+    try:
+        fd, trial = tempfile.mkstemp(prefix=".pipgammon-trial.", dir=folder)
+    except OSError as err:
+        raise OutputError(f"{flag} {shown}: cannot write in {folder} ({err.strerror or err})") from err
+    os.close(fd)
+    os.unlink(trial)
+
+
 def check_outputs(outputs: Mapping[str, Path], inputs: Mapping[str, Path]) -> None:
     """Refuse ``outputs`` (by flag) that name an input (by what it is), a journal, a folder,
     each other, something other than a file (a FIFO, a device), or a place that cannot be
@@ -76,9 +88,9 @@ def check_outputs(outputs: Mapping[str, Path], inputs: Mapping[str, Path]) -> No
         # Found out before the work, not after it (a replay's journal would be begun for nothing).
         # The file is written beside the one a link leads to, so that folder is the one to check.
         folder = where.parent
-        if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
-            raise OutputError(f"{flag} {shown}: cannot write in {folder}: "
-                              f"{'no such folder' if not folder.is_dir() else 'not allowed'}")
+        if not folder.is_dir():
+            raise OutputError(f"{flag} {shown}: cannot write in {folder}: no such folder")
+        _trial_file(flag, shown, folder)
         if where in seen:
             raise OutputError(f"{flag} {shown}: {seen[where]} writes there too: give each its own file")
         seen[where] = flag

@@ -16,10 +16,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -416,19 +414,6 @@ def _check_not_among_frames(target: Path, source: Path) -> None:
                           f"only reads: give a path outside it")
 
 
-def _check_writable(target: Path) -> None:
-    """Refuse an export whose folder takes no new file, by making one there: `check_outputs` asks
-    `os.access`, which says yes to root even on /proc, and the replay then ran to its end to
-    fail, leaving a journal the corrected command had to ``--resume``."""
-    try:
-        fd, trial = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    except OSError as err:
-        raise ReplayError(f"--export {target}: cannot write in {target.parent} "
-                          f"({err.strerror or err})") from err
-    os.close(fd)
-    os.unlink(trial)
-
-
 def _median(values: list[float]) -> float:
     return statistics.median(values) if values else 0.0
 
@@ -453,7 +438,6 @@ def cmd_replay(args: argparse.Namespace, out: IO[str]) -> int:
     except OutputError as err:
         raise ReplayError(str(err)) from err
     _check_not_among_frames(target, source)
-    _check_writable(target)
     calibration = _load_calibration(args.calibration)
     try:
         _check_frames(source)
