@@ -32,7 +32,7 @@ from engine.variants import find_variant
 from engine.wording import plural
 from pipgammon.arguments import match_length
 from pipgammon.frames import Frame, FrameSourceError, stills, video_presses, video_presses_path
-from pipgammon.journal import Journal, JournalError, load
+from pipgammon.journal import Journal, JournalError, Loaded, load
 from pipgammon.outputs import OutputError, check_outputs, write_all
 
 #: Events that judge a turn: the latency figure is measured to these.
@@ -114,8 +114,8 @@ def _match_words(length: int, variant: str) -> str:
     return f"a {variant} money session" if length == 0 else f"a {length}-point {variant} match"
 
 
-def journal_match(path: Path, resume: bool) -> Event | None:
-    """The ``match`` event a replay goes on from, or None for a journal not begun.
+def journaled(path: Path, resume: bool) -> Loaded | None:
+    """The events a replay goes on from, or None for a journal not begun (no file, or an empty one).
 
     Refused here, before anything is read or written: events without ``--resume`` (a recording
     is never overwritten), a file that holds no event at all (a calibration or a photo given as
@@ -127,19 +127,25 @@ def journal_match(path: Path, resume: bool) -> Event | None:
         loaded = load(path)
     except JournalError as err:
         raise ReplayError(str(err)) from err
-    if not loaded.events:
-        if not loaded.problems:
-            return None  # blank lines only: nothing recorded
+    if not loaded.events and loaded.problems:
         raise ReplayError(f"{path}: not a journal ({_cut(str(loaded.problems[0]))}); give a journal, "
                           f"or a new file, as --events")
     if not resume:
         raise ReplayError(f"{path}: already holds events; give --resume to carry on "
                           f"from them, or another --events file")
-    first = loaded.events[0]
     for event, line in zip(loaded.events[1:], loaded.lines[1:], strict=False):
         if event.type == "match":
             raise ReplayError(f"{path}: line {line} begins a second match (two journals joined?); a "
                               f"replay goes on with one match: the journal is kept as it is")
+    return loaded
+
+
+def journal_match(path: Path, resume: bool) -> Event | None:
+    """The ``match`` event of the journal a replay goes on from (`journaled`), or None."""
+    loaded = journaled(path, resume)
+    if loaded is None or not loaded.events:
+        return None
+    first = loaded.events[0]
     return first if first.type == "match" else None
 
 
@@ -202,31 +208,26 @@ class Replay:
         self.stats = ReplayStats()
         self.on_event = on_event
         self.last_scene: Scene | None = None  # the last stable scene judged
-        journaled: list[Event] = []
-        if events_path.exists() and events_path.stat().st_size:
-            if not resume:
-                raise ReplayError(f"{events_path}: already holds events; give --resume to carry on "
-                                  f"from them, or another --events file")
-            loaded = load(events_path)
-            for problem in loaded.problems:
-                print(f"pipgammon: {events_path}: {problem}", file=sys.stderr)
-            journaled = list(loaded.events)
+        loaded = journaled(events_path, resume)
+        for problem in loaded.problems if loaded else ():
+            print(f"pipgammon: {events_path}: {problem}", file=sys.stderr)
+        earlier = list(loaded.events) if loaded else []
         # The events from the last one that changed the game on are decided again from the state
         # before them (see module doc): the events after it only went on with the turn, whose view
         # the scenes must build again (`engine.referee.TURN_GOES_ON`).
-        last = len(journaled)
-        while last > 1 and journaled[last - 1].type in TURN_GOES_ON:
+        last = len(earlier)
+        while last > 1 and earlier[last - 1].type in TURN_GOES_ON:
             last -= 1
-        self.resume_frame: str | None = journaled[last - 1].frame if journaled else None
+        self.resume_frame: str | None = earlier[last - 1].frame if earlier else None
         cut = last
-        while cut and journaled[cut - 1].frame == self.resume_frame:
+        while cut and earlier[cut - 1].frame == self.resume_frame:
             cut -= 1
         try:
-            self.referee = Referee.resume(config, journaled[:cut]) if cut else Referee(config)
+            self.referee = Referee.resume(config, earlier[:cut]) if cut else Referee(config)
         except EngineError as err:
             raise ReplayError(f"{events_path}: {err}; the journal is kept as it is") from err
         self.journal = Journal.open(events_path)
-        self.writer = _Writer(self.journal, journaled[cut:], self.stats)
+        self.writer = _Writer(self.journal, earlier[cut:], self.stats)
         if cut == 0:
             if self.resume_frame not in (None, ""):
                 raise ReplayError(f"{events_path}: does not begin with the match's start events")
