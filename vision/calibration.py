@@ -49,7 +49,9 @@ from vision.view import (
     on_board_units,
     place_index,
     place_name,
+    reduce,
     view_size,
+    washed_out,
 )
 
 #: How sure the self-check must be that a place differs from the start before it refuses a frame.
@@ -401,12 +403,24 @@ def calibrate(frame: Image, corners: FloatArray, model: SlotModel | None = None)
                             or _row_whole(view, int(wrong[0]), seen, layout.checker)):
         wrong = wrong[:0]
     if len(wrong):
-        raise CalibrationError("not the starting position: " + "; ".join(
-            f"{place_name(i)} shows {SHOWS[seen[i]]}, the start has {SHOWS[START_LABELS[i]]}"
-            for i in wrong[:6]))
+        raise CalibrationError(_not_the_start(view, wrong, seen, layout))
     # A file `Calibration.from_json` would refuse is never written.
     check_outline(chosen, (width, height))
     return Calibration.from_view(chosen, (width, height), view, fittings(frame, chosen, view), layout.checker)
+
+
+def _not_the_start(view: Image, wrong: np.ndarray, seen: np.ndarray, layout: Layout) -> str:
+    """Why a frame is refused as not the starting position: the places that differ from the start
+    (``seen`` read there), the first six named.  Those that show pure white are named as such and
+    the lamp is blamed: a lamp too bright for the exposure washed a white checker into its pale
+    triangle on unseen seed 7,000,264, whose refusal had only sent the user to count checkers."""
+    washed = set(washed_out(reduce(view), np.isin(np.arange(len(PLACES)), wrong), layout))
+    named = "; ".join(f"{place_name(i)} shows {SHOWS[seen[i]]}, the start has {SHOWS[START_LABELS[i]]}"
+                      + (" (it shows pure white)" if i in washed else "") for i in wrong[:6])
+    if not washed:
+        return f"not the starting position: {named}"
+    return (f"not the starting position, or a lamp too bright: {named}: if the checkers are right, "
+            "dim or move the lamp, or shorten the camera's exposure, and calibrate again")
 
 
 def _row_whole(view: Image, place: int, seen: np.ndarray, checker: float) -> bool:

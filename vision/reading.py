@@ -30,25 +30,21 @@ from vision.view import (
     BAR_SLOTS,
     BAR_START,
     CANONICAL,
-    DISC,
     GEOMETRY,
     PLACES,
     SLOTS,
     Image,
     Layout,
     bar_index,
-    lattices,
     mount_view,
     observe,
     on_board_units,
     place_name,
+    washed_out,
 )
 
 #: Checkers on a point break the row from its edge this much less often than they keep it.
 OUT_OF_ROW = 0.01
-#: An 8-bit level at or above which a colour is clipped: blur and JPEG keep clipped areas a
-#: little under 255.
-CLIPPED = 250
 #: The places at the playing area's rim: a point's first slot, every slot of the four corner
 #: columns, and the bar's outermost slots.  A hand or an arm over the board reaches in from
 #: beyond it, so what it covers touches the rim.
@@ -498,14 +494,6 @@ def _colourless(picture: np.ndarray) -> bool:
     """Whether a BGR picture (or its logs) has the same value in every channel: a black and white
     frame, loaded as colour."""
     return bool(np.ptp(picture, axis=2).max() <= COLOURLESS)
-
-
-def washed_out(small: Image, places: np.ndarray, layout: Layout | None = None) -> list[int]:
-    """Those of ``places`` (128, bool) that show pure white (any colour clipped) over more than
-    half their disc in ``small`` (`vision.view.reduce` of the view): a lamp too bright for the
-    camera's exposure leaves nothing of a light triangle or checker to compare."""
-    clipped = (lattices(small, layout)[:, DISC].max(axis=2) >= CLIPPED).mean(axis=1) > 0.5
-    return [int(i) for i in np.flatnonzero(clipped & places)]
 
 
 def glinted_looks(kinds: np.ndarray, certainty: np.ndarray, described: np.ndarray, looks: np.ndarray,

@@ -202,6 +202,9 @@ def cells_within(radii: float) -> npt.NDArray[np.int64]:
 
 #: The checker itself and the ring just outside it (rim and shadow).
 DISC = cells_within(1.1)
+#: An 8-bit level at or above which a colour is clipped: blur and JPEG keep clipped areas a
+#: little under 255.
+CLIPPED = 250
 #: Light is divided out in the log domain; this floor keeps black from becoming minus infinity.
 FLOOR = 8.0
 
@@ -227,6 +230,14 @@ def lattices(small: Image, layout: Layout | None = None) -> Image:
     samples: Image = np.asarray(cv2.remap(smooth, layout.small_x, layout.small_y, cv2.INTER_NEAREST),
                                 np.uint8)
     return samples.reshape(len(PLACES), GRID * GRID, -1)
+
+
+def washed_out(small: Image, places: np.ndarray, layout: Layout | None = None) -> list[int]:
+    """Those of ``places`` (128, bool) that show pure white (any colour clipped) over more than
+    half their disc in ``small`` (`vision.view.reduce` of the view): a lamp too bright for the
+    camera's exposure leaves nothing of a light triangle or checker to compare."""
+    clipped = (lattices(small, layout)[:, DISC].max(axis=2) >= CLIPPED).mean(axis=1) > 0.5
+    return [int(i) for i in np.flatnonzero(clipped & places)]
 
 
 def descriptors(small: Image, light: FloatArray, layout: Layout | None = None) -> npt.NDArray[np.float32]:

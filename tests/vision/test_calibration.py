@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from engine.position import Position
-from tests.vision.conftest import Setup, a_mount, with_hand
+from tests.vision.conftest import Setup, a_mount, with_glint, with_hand
 from vision import synthetic
 from vision.calibration import Calibration, CalibrationError, calibrate, check_outline
 from vision.outline import OutlineError, find_corners
@@ -113,8 +113,26 @@ def test_a_missing_checker_is_named() -> None:
     rng = random.Random(22)
     short = Position.from_text("W 1:2 12:5 17:3 19:4 off:1 | B 24:2 13:5 8:3 6:5")
     frame, truth = synthetic.render(short, rng, style=synthetic.Style.random(rng, hand=False))
-    with pytest.raises(CalibrationError, match="point 19 slot 5 shows nothing"):
+    with pytest.raises(CalibrationError, match="point 19 slot 5 shows nothing") as refused:
         calibrate(frame, truth.corners)
+    assert "lamp" not in str(refused.value)
+
+
+def test_start_checkers_washed_out_by_a_lamp_are_refused_with_the_lamp_named() -> None:
+    """Two white checkers of the 12-point washed to pure white read as nothing, as checkers
+    missing would; the refusal says they show pure white and sends the user to the lamp (unseen
+    seed 7,000,264's start frame had only named the places)."""
+    rng = random.Random(22)
+    frame, truth = synthetic.render(Position.start(), rng, style=synthetic.Style.random(rng, hand=False))
+    for slot in (1, 2):
+        frame = with_glint(frame, truth.corners, 12, slot, 400.0)
+    with pytest.raises(CalibrationError) as refused:
+        calibrate(frame, truth.corners)
+    assert str(refused.value) == (
+        "not the starting position, or a lamp too bright: point 12 slot 1 shows nothing, the start has "
+        "a white checker (it shows pure white); point 12 slot 2 shows nothing, the start has a white "
+        "checker (it shows pure white): if the checkers are right, dim or move the lamp, or shorten the "
+        "camera's exposure, and calibrate again")
 
 
 def test_a_row_end_washed_out_by_a_glint_is_forgiven_while_its_disc_shows() -> None:
