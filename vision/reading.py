@@ -73,10 +73,13 @@ class ReadConfig:
     #: white still make a frame washed out (`washed_out`).
     undecided_covered: float = 0.05
     #: Undecided places count as a sign of a hand only beside this many places the model finds
-    #: covered: a hand hides some places plainly (four or more on each of the 131 rendered hands
-    #: of 134 caught on seeds 6,100,000 on), while a lamp a little brighter than at the start
-    #: leaves a dozen pale triangles' tips torn between bare and covered (0.1 to 0.35) and none
-    #: covered (4 of the 8 clear frames of unseen seed 6,400,272 were `occluded` so).
+    #: covered plainly (`covered_surely`): a hand hides some places plainly (four or more on each
+    #: of the 131 rendered hands of 134 caught on seeds 6,100,000 on), while a lamp a little
+    #: brighter than at the start leaves a dozen pale triangles' tips torn between bare and
+    #: covered (0.1 to 0.35) and none covered (4 of the 8 clear frames of unseen seed 6,400,272
+    #: were `occluded` so).  Beside places covered less surely they were a board a little blurred,
+    #: whose dark triangles' middles read torn between bare and covered (unseen seeds 6,700,181
+    #: and 6,700,191: 5 clear frames).
     undecided_beside: int = 2
     #: This many places covered, `covered_at_rim` of them at the rim (`AT_RIM`), means a hand or
     #: an arm (one alone is a glint or a stray shadow).
@@ -93,6 +96,12 @@ class ReadConfig:
     #: seven clear frames had two or three covered places, none at the rim, and every hand that
     #: covered fewer than seven places covered one at the rim.
     covered_inside: int = 4
+    #: Covered places make a frame `occluded` (alone, or beside undecided ones) only when the model
+    #: finds one of them covered at least this surely.  Every rendered hand caught by covered
+    #: places had one covered 0.998 or more (on 300 set-ups, seeds 6,100,000 on); a lamp's glint
+    #: or shadow over two or three places at the rim, or a board a little blurred on dark
+    #: triangles, left places covered 0.5 to 0.99 and none surer.
+    covered_surely: float = 0.99
     #: More bare board changed than this many checker areas means something is over the board
     #: (a die is a fraction of one; moving glare and shadows reach about two).
     changed_checkers: float = 3.0
@@ -422,12 +431,13 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
     covering = kinds == COVERED
     covering[beside] = False
     covered = int(covering.sum())
+    plainly = int((probabilities[covering, COVERED] >= config.covered_surely).sum())
     at_rim = int((covering & AT_RIM).sum())
     reaching_in = at_rim >= config.covered_at_rim or covered >= config.covered_inside
     changed = changed_area(small, calibration.small_log, grid, calibration.grid, layout)
     lost = undecided + covered > len(PLACES) // 2
-    by_covered = covered >= config.covered_places and reaching_in
-    torn_by_a_hand = maybe_covered > config.undecided_places and covered >= config.undecided_beside
+    by_covered = covered >= config.covered_places and reaching_in and plainly > 0
+    torn_by_a_hand = maybe_covered > config.undecided_places and plainly >= config.undecided_beside
     by_others = torn_by_a_hand or changed > config.changed_checkers
     hidden = by_covered or by_others
     if lost or hidden or undecided > config.undecided_places:

@@ -129,19 +129,28 @@ def test_a_washed_out_board_says_so_and_a_hand_under_the_same_lamp_is_still_a_ha
                                 "move the lamp or shade the board", glint.reason), glint.reason
 
 
-def test_a_few_covered_places_are_named_so_a_lamps_glint_can_be_told_from_a_hand() -> None:
+def test_a_lamps_glint_over_a_few_places_is_read_through_or_named() -> None:
     """A lamp's glint over the edge places of two points looks covered, as an arm reaching in over
-    the rim does, and the frame is `occluded`; the places are named so that a player who sees no
-    hand there moves the lamp.  (A fresh set-up: the frame must not depend on other tests' draws.)"""
+    the rim does.  A soft one leaves them covered less surely than a hand ever does
+    (`ReadConfig.covered_surely`), and the frame is read, those two points reported unsure; a
+    glint bright enough to hide them surely makes the frame `occluded`, and the places are named
+    so that a player who sees no hand there moves the lamp.  (A fresh set-up: the frame must not
+    depend on other tests' draws.)"""
     setup = make_setup(32)
-    frame, _ = setup.frame(SCENES[0])
-    for point in (12, 11):
-        frame = with_glint(frame, setup.calibration.corners, point, 0, 160.0)
-    reading = read(frame, setup.calibration)
-    assert reading.status == "occluded"
-    assert reading.reason.startswith("2 places covered (point 11 slot 1, point 12 slot 1; 2 at the rim), "), \
-        reading.reason
-    assert reading.reason.endswith("something is over the board, or a lamp's glint is on the places named")
+    clear, _ = setup.frame(SCENES[0])
+    for strength, status in ((160.0, "ok"), (400.0, "occluded")):
+        frame = clear
+        for point in (12, 11):
+            frame = with_glint(frame, setup.calibration.corners, point, 0, strength)
+        reading = read(frame, setup.calibration)
+        assert reading.status == status, reading.reason
+        if status == "ok":
+            assert list(reading.points) == signed(SCENES[0])
+            assert max(reading.confidence[10], reading.confidence[11]) < 0.5  # points 11 and 12
+            continue
+        named = "3 places covered (point 11 slot 1, point 12 slot 1, point 12 slot 2; 3 at the rim), "
+        assert reading.reason.startswith(named), reading.reason
+        assert reading.reason.endswith("over the board, or a lamp's glint is on the places named")
 
 
 def test_a_frame_of_another_size_or_a_moved_board_is_no_board(setup_factory: Callable[..., Setup]) -> None:
@@ -470,14 +479,15 @@ class _Covering:
     """The slot model's answer on a frame where only ``places`` look covered (everything else
     plainly empty): what the occlusion rule then decides is the rule's alone."""
 
-    def __init__(self, places: list[int]) -> None:
-        self.places = places
+    def __init__(self, places: list[int], surely: float = 1.0) -> None:
+        self.places, self.surely = places, surely
 
     def probabilities(self, inputs: np.ndarray) -> np.ndarray:
         out = np.zeros((len(inputs), 4))
         out[:, EMPTY] = 1.0
         out[self.places] = 0.0
-        out[self.places, COVERED] = 1.0
+        out[self.places, COVERED] = self.surely
+        out[self.places, EMPTY] = 1.0 - self.surely
         return out
 
 
@@ -550,6 +560,22 @@ def test_covered_places_away_from_the_rim_are_a_glint_until_there_are_four(
                                    ("four inside", [*inside, place_index(20, 3)]))}
     assert status == {"glint": "ok", "reaching in": "occluded", "glint by the rim": "ok",
                       "four inside": "occluded"}
+
+
+def test_covered_places_make_a_frame_occluded_only_when_one_is_covered_plainly(
+        setup_factory: Callable[..., Setup]) -> None:
+    """Every rendered hand caught by covered places had one covered 0.998 or more surely; a lamp's
+    glint or a shadow over a few places at the rim left them covered 0.5 to 0.99 (6 clear frames of
+    300 set-ups, seeds 6,100,000 on, and 4 of seeds 6,700,000 on were `occluded` so, all read
+    right without the rule)."""
+    setup = setup_factory(31)
+    rim = [place_index(7, 0), place_index(8, 0), place_index(9, 0)]
+    unsure = read(setup.start, setup.calibration, model=_Covering(rim, 0.9))  # type: ignore[arg-type]
+    assert unsure.status == "ok"
+    plain = read(setup.start, setup.calibration, model=_Covering(rim, 0.995))  # type: ignore[arg-type]
+    assert plain.status == "occluded"
+    before = ReadConfig(covered_surely=0.0)
+    assert read(setup.start, setup.calibration, model=_Covering(rim, 0.9), config=before).status == "occluded"  # type: ignore[arg-type]
 
 
 def test_a_lone_unsure_checker_on_a_glinted_empty_look_is_read_empty() -> None:
