@@ -97,10 +97,13 @@ class ReadConfig:
     #: covered fewer than seven places covered one at the rim.
     covered_inside: int = 4
     #: Covered places make a frame `occluded` (alone, or beside undecided ones) only when the model
-    #: finds one of them covered at least this surely.  Every rendered hand caught by covered
-    #: places had one covered 0.998 or more (on 300 set-ups, seeds 6,100,000 on); a lamp's glint
-    #: or shadow over two or three places at the rim, or a board a little blurred on dark
-    #: triangles, left places covered 0.5 to 0.99 and none surer.
+    #: finds one of them covered at least this surely.  On three unseen ranges (seeds 6,100,000,
+    #: 6,400,000 and 6,700,000 on: 900 hands) every rendered hand caught by covered places but one
+    #: had one covered 0.996 or more; the one, fingertips over a white checker at the rim (0.90),
+    #: read every point right, and the hand networks see it at rest.  The 20 clear frames covered
+    #: places made `occluded` there (a lamp's glint or shadow over two to four places at the rim)
+    #: had none over 0.9982, 14 none over 0.98.  Of the 19 clear frames this lets through (with
+    #: `undecided_beside`'s), the 17 with no point stacked read exactly.
     covered_surely: float = 0.99
     #: More bare board changed than this many checker areas means something is over the board
     #: (a die is a fraction of one; moving glare and shadows reach about two).

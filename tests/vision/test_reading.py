@@ -564,10 +564,10 @@ def test_covered_places_away_from_the_rim_are_a_glint_until_there_are_four(
 
 def test_covered_places_make_a_frame_occluded_only_when_one_is_covered_plainly(
         setup_factory: Callable[..., Setup]) -> None:
-    """Every rendered hand caught by covered places had one covered 0.998 or more surely; a lamp's
-    glint or a shadow over a few places at the rim left them covered 0.5 to 0.99 (6 clear frames of
-    300 set-ups, seeds 6,100,000 on, and 4 of seeds 6,700,000 on were `occluded` so, all read
-    right without the rule)."""
+    """All but one of 900 rendered hands caught by covered places had one covered 0.996 or more
+    surely; a lamp's glint or a shadow over a few places at the rim left them covered 0.7 to 0.99
+    (6 clear frames of 300 set-ups, seeds 6,100,000 on, and 6 of seeds 6,700,000 on were
+    `occluded` so, all read right without the rule)."""
     setup = setup_factory(31)
     rim = [place_index(7, 0), place_index(8, 0), place_index(9, 0)]
     unsure = read(setup.start, setup.calibration, model=_Covering(rim, 0.9))  # type: ignore[arg-type]
