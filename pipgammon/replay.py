@@ -460,9 +460,12 @@ def cmd_replay(args: argparse.Namespace, out: IO[str]) -> int:
           f"{plural(stats.events, 'event')} to {args.events}; "
           f"verdict latency median {_median(stats.verdict_ms):.1f} ms; match written to {target}{unfinished}",
           file=out)
-    if stats.damage():
-        print(f"damaged: {stats.damage()}", file=out)
     print(f"status: {replay.referee.status}", file=out)
+    if stats.damage():
+        # Bad input, said as any other is, once all that could be read from it is written: a
+        # script that checks the exit status learns of a record with a hole in it.
+        raise ReplayError(f"{source} is damaged: {stats.damage()}; the events and the match read from the "
+                          f"rest are written")
     return 0
 
 
