@@ -67,7 +67,9 @@ KEEPALIVE_S = 15.0
 #: camera picture and calibration keep the default threads to themselves.
 STREAM_THREADS = 16
 COOKIE = "pipgammon_session"
-EXPORT_SUFFIXES = (".mat", ".txt")
+#: The records `pipgammon records export` writes (`--mat`, `--sgf`, `--text`): one written by hand
+#: into the export folder for the page was not offered when it was an SGF (found by a review).
+EXPORT_SUFFIXES = (".mat", ".sgf", ".txt")
 LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
 
 Calibrate = Callable[[], tuple[bool, str]]

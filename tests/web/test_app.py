@@ -20,7 +20,7 @@ from engine.dice import Roll
 from engine.movegen import legal_plays
 from engine.player import Player
 from engine.position import Position
-from engine.records import events_from_selfplay, to_mat, to_text
+from engine.records import events_from_selfplay, to_mat, to_sgf, to_text
 from engine.referee import Mode, OpeningChoice, Referee, RefereeConfig
 from engine.scene import Scene
 from engine.selfplay import self_play
@@ -282,17 +282,22 @@ def test_a_match_written_before_its_end_is_listed_as_unfinished(exports: Path) -
     (exports / "match-20240101-100000.mat").write_text(to_mat(whole))
     (exports / "match-20240101-110000.mat").write_text(to_mat(cut))
     (exports / "match-20240101-120000.txt").write_text(to_text(cut))
-    for stamp, name in enumerate(("match-20240101-100000.mat", "match-20240101-110000.mat",
-                                  "match-20240101-120000.txt")):
+    (exports / "match-20240101-130000.sgf").write_text(to_sgf(cut))
+    (exports / "match-20240101-140000.sgf").write_text(to_sgf(whole))
+    names = ("match-20240101-100000.mat", "match-20240101-110000.mat", "match-20240101-120000.txt",
+             "match-20240101-130000.sgf", "match-20240101-140000.sgf")
+    for stamp, name in enumerate(names):
         os.utime(exports / name, (1_700_000_000 + stamp, 1_700_000_000 + stamp))
     web = client(Live(), exports)
     listed = web.get("/api/matches").json()
     assert [(m["name"], m["unfinished"]) for m in listed] == [
+        ("match-20240101-140000.sgf", False), ("match-20240101-130000.sgf", True),
         ("match-20240101-120000.txt", True), ("match-20240101-110000.mat", True),
         ("match-20240101-100000.mat", False)]
     html = web.get("/matches").text
     rows = html[html.index("<tbody>"):html.index("</tbody>")].split("<tr>")[1:]
-    assert ["badge unfinished" in row for row in rows] == [True, True, False]
+    assert ["badge unfinished" in row for row in rows] == [False, True, True, True, False]
+    assert web.get("/matches/match-20240101-140000.sgf").text == to_sgf(whole)
     assert "the service was stopped before the match ended" in html
     # The files themselves are served as written.
     assert web.get("/matches/match-20240101-110000.mat").text == to_mat(cut)
