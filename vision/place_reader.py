@@ -72,13 +72,13 @@ def _shipped(runtime: str) -> Network:
     return _net(path, runtime)
 
 
-def read_places(view: Image, layout: Layout, places: npt.ArrayLike, runtime: str = "",
-                network: Network | None = None) -> npt.NDArray[np.float32]:
+def read_places(view: Image, layout: Layout, places: npt.ArrayLike,
+                runtime: str = "") -> npt.NDArray[np.float32]:
     """(n, 3) probabilities of empty, white and black for ``places`` of ``view``."""
     batch = patches(view, layout, places)
     if not len(batch):
         return np.zeros((0, 3), np.float32)
-    logits = (network or _shipped(runtime))(normalise(batch)).astype(np.float64)
+    logits = _shipped(runtime)(normalise(batch)).astype(np.float64)
     logits -= logits.max(axis=1, keepdims=True)
     e = np.exp(logits)
     return np.asarray(e / e.sum(axis=1, keepdims=True), np.float32)
