@@ -34,7 +34,7 @@ from vision import synthetic
 from vision.calibration import CalibrationError, calibrate
 from vision.dice import normalise
 from vision.outline import find_corners
-from vision.place_reader import SIDE, patches
+from vision.place_reader import CLASSES, SIDE, patches
 from vision.slot_model import SlotModel
 from vision.templates import labels_for
 from vision.view import BAR_START, mount_view, observe
@@ -102,7 +102,7 @@ def train(x: np.ndarray, y: np.ndarray, steps: int, seed: int, width: int) -> ob
         nn.Conv2d(3, width, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),            # 16
         nn.Conv2d(width, 2 * width, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),    # 8
         nn.Conv2d(2 * width, 4 * width, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),  # 4
-        nn.Flatten(), nn.Linear(16 * 4 * width, 64), nn.ReLU(), nn.Linear(64, 3))
+        nn.Flatten(), nn.Linear(16 * 4 * width, 64), nn.ReLU(), nn.Linear(64, CLASSES))
     optimiser = torch.optim.Adam(net.parameters(), lr=2e-3, weight_decay=1e-5)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=2e-3, total_steps=steps)
     loss_fn = nn.CrossEntropyLoss()

@@ -35,8 +35,9 @@ REACH = 1.5
 #: The network's input side (px).
 SIDE = 32
 WEIGHTS = "place_reader.onnx"
-#: The classes, in the network's output order.
-EMPTY, WHITE, BLACK = 0, 1, 2
+#: The network's outputs are the slot model's first three classes, in its order (EMPTY, WHITE,
+#: BLACK of `vision.templates`), so the two multiply column by column.
+CLASSES = 3
 
 
 def patches(view: Image, layout: Layout, places: npt.ArrayLike) -> Image:
@@ -77,7 +78,7 @@ def read_places(view: Image, layout: Layout, places: npt.ArrayLike,
     """(n, 3) probabilities of empty, white and black for ``places`` of ``view``."""
     batch = patches(view, layout, places)
     if not len(batch):
-        return np.zeros((0, 3), np.float32)
+        return np.zeros((0, CLASSES), np.float32)
     logits = _shipped(runtime)(normalise(batch)).astype(np.float64)
     logits -= logits.max(axis=1, keepdims=True)
     e = np.exp(logits)

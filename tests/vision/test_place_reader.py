@@ -9,8 +9,8 @@ import pytest
 
 from engine.position import Position
 from tests.vision.conftest import Setup
-from vision.place_reader import BLACK, EMPTY, SIDE, WHITE, patches, read_places
-from vision.templates import labels_for
+from vision.place_reader import SIDE, patches, read_places
+from vision.templates import BLACK, EMPTY, WHITE, labels_for
 from vision.view import BAR_START, CANONICAL, mount_view, place_index
 
 
