@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import re
 from collections.abc import Callable
@@ -14,8 +13,6 @@ import pytest
 from engine.position import Position
 from tests.vision.conftest import Setup, make_setup, with_glint
 from vision import synthetic
-from vision.calibration import calibrate
-from vision.outline import find_corners
 from vision.reading import ReadConfig, glinted_looks, read
 from vision.slot_model import SlotModel
 from vision.templates import BLACK, COVERED, EMPTY, WHITE
@@ -642,17 +639,13 @@ def test_a_checker_at_the_rim_of_a_triangle_of_its_colour_is_read_by_a_second_lo
     lattice little: it read point 22 empty (0.976), and the circle finder saw no disc.  The place
     reader, asked of the points the model doubts, reads the checker's rim at full resolution.
     (Frame 0 of `bench/vision.py --seed 7300000`'s set-up 174, rendered as the benchmark does.)"""
-    rng = random.Random(7_300_174)
-    style = synthetic.Style.random(rng, hand=False)
-    mount = synthetic.camera(style, rng, (1280, 960))
-    start, _ = synthetic.render(Position.start(), rng, size=(1280, 960), style=style, mount=mount)
-    calibration = calibrate(start, find_corners(start))
-    lit = dataclasses.replace(style, brightness=style.brightness * rng.uniform(0.85, 1.15))
-    position = synthetic.random_scene(rng, most=5)
-    frame, _ = synthetic.render(position, rng, size=(1280, 960), style=lit, mount=mount)
+    setup = make_setup(7_300_174)
+    brightness = setup.style.brightness * setup.rng.uniform(0.85, 1.15)
+    position = synthetic.random_scene(setup.rng, most=5)
+    frame, _ = setup.frame(position, brightness=brightness)
     assert position.at(22) == 1
-    alone = read(frame, calibration, config=ReadConfig(look_again=0.0))
+    alone = read(frame, setup.calibration, config=ReadConfig(look_again=0.0))
     assert alone.status == "ok" and alone.points[21] == 0  # the miss this guards against
-    again = read(frame, calibration)
+    again = read(frame, setup.calibration)
     assert again.status == "ok" and list(again.points) == signed(position)
     assert again.bar == (position.bar[0], position.bar[1])
