@@ -181,6 +181,66 @@ def _damage(said: list[str]) -> str | None:
     return None
 
 
+#: Marker segments that hold no picture data: JFIF, Exif, ICC and Adobe headers (APP0 to APP15) and
+#: comments.  Their oddities are libjpeg's commonest harmless warnings.
+JPEG_EXTRAS = frozenset(range(0xE0, 0xF0)) | {0xFE}
+
+
+def _entropy_end(data: bytes, at: int) -> int:
+    """Where a scan's entropy-coded data that starts at ``at`` ends: at the first marker that is
+    neither a stuffed 0xFF00 nor a restart marker (or at the end of ``data``)."""
+    while True:
+        at = data.find(b"\xff", at)
+        if at < 0 or at + 1 >= len(data):
+            return len(data)
+        follower = data[at + 1]
+        if follower == 0x00 or 0xD0 <= follower <= 0xD7 or follower == 0xFF:
+            at += 1 if follower == 0xFF else 2
+            continue
+        return at
+
+
+def _stripped(data: bytes) -> bytes | None:
+    """``data`` with what a decoder's harmless warnings are about taken out: the bytes between
+    segments that belong to none, and `JPEG_EXTRAS`; every other segment and each scan's data
+    as they are.  ``None`` when the segments cannot be walked.
+
+    libjpeg prints only the first warning of a decode, so a harmless one (a camera's padding
+    between segments, an unknown JFIF revision) hides a later one that the data ends early:
+    decoded again, stripped, that one shows (`decode`)."""
+    if data[:2] != b"\xff\xd8":
+        return None
+    out, at = [b"\xff\xd8"], 2
+    while at < len(data):
+        start = data.find(b"\xff", at)
+        if start < 0:
+            return None
+        at = start
+        while at < len(data) and data[at] == 0xFF:  # fill bytes before a marker
+            at += 1
+        if at >= len(data):
+            return None
+        marker = data[at]
+        at += 1
+        if marker == 0xD9:
+            out.append(b"\xff\xd9")
+            return b"".join(out)
+        if marker == 0x01 or 0xD0 <= marker <= 0xD7 or marker == 0x00:  # no length: keep as is
+            out.append(bytes((0xFF, marker)))
+            continue
+        if at + 2 > len(data):
+            return None
+        end = at + int.from_bytes(data[at:at + 2], "big")
+        if end > len(data) or end < at + 2:
+            return None
+        if marker == 0xDA:  # a scan: its header, then its entropy-coded data to the next marker
+            end = _entropy_end(data, end)
+        if marker not in JPEG_EXTRAS:
+            out.append(bytes((0xFF, marker)) + data[at:end])
+        at = end
+    return None
+
+
 def _truncation(data: bytes) -> str | None:
     """Why a JPEG or PNG container is cut short, if it is."""
     if data[:3] == b"\xff\xd8\xff":
@@ -312,6 +372,10 @@ def decode(data: bytes, name: str = "image") -> Image:
             raise ImageError(f"{name}: the image data is corrupt ({said[-1]})")
         raise ImageError(f"{name}: not an image OpenCV can decode (corrupt, or an unsupported format)")
     damage = _damage(said)
+    if damage is None and said:  # a harmless first warning may hide the one that matters
+        stripped = _stripped(data)
+        if stripped is not None and stripped != data:
+            damage = _damage(decode_reporting(stripped)[1])
     if damage:
         raise ImageError(f"{name}: {damage}")
     height, width = frame.shape[:2]

@@ -41,6 +41,51 @@ def test_a_jpeg_cut_short_with_its_end_marker_put_back_is_refused(tmp_path: Path
     assert capfd.readouterr().err == ""
 
 
+def with_a_harmless_warning(jpeg: bytes, cause: str) -> bytes:
+    """``jpeg`` changed so that libjpeg's first warning of it is harmless: padding bytes before
+    its first quantisation table or its first scan, or a JFIF header of a revision it does not know."""
+    if cause == "jfif":
+        assert jpeg[6:11] == b"JFIF\x00"
+        return jpeg[:11] + b"\x03" + jpeg[12:]  # major revision 3
+    marker = {"padding before a table": b"\xff\xdb", "padding before the scan": b"\xff\xda"}[cause]
+    at = jpeg.index(marker)
+    return jpeg[:at] + b"\x00\x00\x00" + jpeg[at:]
+
+
+HARMLESS = ["padding before a table", "padding before the scan", "jfif"]
+
+
+@pytest.mark.parametrize("cause", HARMLESS)
+@pytest.mark.parametrize("progressive", [False, True])
+def test_a_harmless_warning_does_not_hide_a_cut(tmp_path: Path, progressive: bool, cause: str,
+                                                capfd: pytest.CaptureFixture[str]) -> None:
+    """libjpeg prints only the first warning of a decode: after a harmless one, the file is
+    decoded again without its cause, and a cut with the end marker put back is still refused."""
+    whole = with_a_harmless_warning(good_jpeg(progressive), cause)
+    said = images.decode_reporting(whole)[1]
+    assert said and not said[0].startswith(images.JPEG_CUT_SHORT)  # the warning this is about
+    path = tmp_path / "half.jpg"
+    path.write_bytes(whole[: len(whole) // 2] + b"\xff\xd9")
+    assert not images.decode_reporting(path.read_bytes())[1][0].startswith(images.JPEG_CUT_SHORT)
+    with pytest.raises(ImageError, match=r"half\.jpg: .*truncated or corrupt .*premature end"):
+        load(path)
+    # Whole, the same file is read, to the pixel as it is without the warning's cause.
+    path.write_bytes(whole)
+    assert np.array_equal(load(path), cv2.imdecode(np.frombuffer(good_jpeg(progressive), np.uint8), 1))
+    assert capfd.readouterr().err == ""
+
+
+def test_stripping_keeps_the_picture_and_drops_only_extras() -> None:
+    jpeg = with_a_harmless_warning(good_jpeg(True), "padding before a table")
+    stripped = images._stripped(jpeg)
+    assert stripped is not None and b"JFIF" not in stripped and len(stripped) < len(jpeg)
+    assert images.decode_reporting(stripped)[1] == []
+    assert np.array_equal(cv2.imdecode(np.frombuffer(stripped, np.uint8), 1),
+                          cv2.imdecode(np.frombuffer(jpeg, np.uint8), 1))
+    assert images._stripped(b"\xff\xd8\xff\xe0\x00") is None  # a segment cut off: not walked
+    assert images._stripped(b"\x89PNG") is None
+
+
 @pytest.mark.parametrize("name, content, reason", [
     ("empty.jpg", b"", "empty"),
     ("noise.jpg", bytes(range(256)) * 40, "not an image"),
@@ -169,9 +214,13 @@ def test_other_lines_on_stderr_during_a_decode_are_passed_on(
     """fd 2 is the whole process's: a line another thread writes while a frame decodes is not
     the decoder's to swallow, and fd 2 is back in place even when the decoder raises."""
     real = cv2.imdecode
+    calls: list[int] = []
 
     def chatty(buffer: np.ndarray, flags: int) -> np.ndarray | None:
-        os.write(2, b"Corrupt JPEG data: 2 extraneous bytes before marker 0xd9\nsomeone else's line\n")
+        # The other thread writes once; the harmless warning has the file decoded twice.
+        os.write(2, b"Corrupt JPEG data: 2 extraneous bytes before marker 0xd9\n"
+                 + (b"" if calls else b"someone else's line\n"))
+        calls.append(1)
         return real(buffer, flags)
 
     path = tmp_path / "ok.jpg"
