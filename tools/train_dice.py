@@ -86,6 +86,15 @@ the referee bench's games and the benchmark's frames at least as well as v4 (doc
     python tools/train_dice.py --ship --reader-only --boards 400 --reader-steps 6000 --decoys /tmp/v4 \
         --as-published --reader-widths 16,32,48,64 --cocked-jitter 0.08 --threads 2 --out /tmp/v9
 
+The board's own detector (2026-11-29, `vision.dice.BOARD_DETECTOR_FILE`) learns only what
+`pipgammon read` shows it: the playing area's upright view shrunk by
+`DiceConfig.board_view_scale` (0.75, a die 15.5 px), from 300 synthetic boards with dice thrown
+(flat, cocked, resting against things, the cube) and 300 bare ones with real dice from the photos
+pasted on at a view's die size.  It reads a board in 0.9 ms where the photos' detector took 2.2 ms
+at the view's full size (docs/dice.md, *The board's detector*); 17 minutes on one thread:
+
+    python tools/train_dice.py --board-detector --boards 300 --detector-steps 6000 --out /tmp/bd1
+
 The held-out figures of docs/dice.md come from the v5 reader's recipe without fold 0's photos,
 beside v4's detector (which saw them: only the reader is held out), and the same for the v2
 reader's recipe to compare:
@@ -131,6 +140,8 @@ from engine.cube import CUBE_FACES
 from engine.player import Player
 from vision import synthetic
 from vision.dice import (
+    BOARD_DETECTOR_FILE,
+    BOARD_DIE,
     CLASSES,
     COCKED,
     CROP,
@@ -143,10 +154,13 @@ from vision.dice import (
     STRIDE,
     DiceConfig,
     _net,
+    board_detector_input,
     crop_die,
     find_dice,
     normalise,
+    square_sides,
 )
+from vision.view import canonical
 
 PHOTOS = Path(__file__).resolve().parents[1] / "bench" / "data" / "real-dice"
 PATCH = 256  # detector training crop side
@@ -183,8 +197,15 @@ def boards(count: int, seed: int, cocked_share: float = 0.25) -> tuple[list[np.n
     """Synthetic board frames at 1280 x 960, a third with a hand: ``count`` with no dice, and
     ``count`` with one to four dice thrown on them (``cocked_share`` cocked, labelled `COCKED`),
     four in five with the cube on the bar (labelled `CUBE` + its face's index)."""
+    bare, thrown, _ = rendered_boards(count, seed, cocked_share)
+    return bare, thrown
+
+
+def rendered_boards(count: int, seed: int, cocked_share: float
+                    ) -> tuple[list[np.ndarray], list[Photo], list[np.ndarray]]:
+    """`boards`, and the playing area's corners in each frame, bare frames first."""
     rng = random.Random(seed)
-    bare, thrown = [], []
+    bare, thrown, corners = [], [], []
     for k in range(2 * count):
         style = synthetic.Style.random(rng, hand=rng.random() < 0.33, any_colours=rng.random() < 0.3)
         colour = rng.choice(list(Player))
@@ -203,6 +224,7 @@ def boards(count: int, seed: int, cocked_share: float = 0.25) -> tuple[list[np.n
         frame, truth = synthetic.render(
             synthetic.random_scene(rng), rng, size=(1280, 960), style=style, dice=dice, cube=cube
         )
+        corners.append(truth.corners)
         if not dice:
             bare.append(frame)
             continue
@@ -216,7 +238,34 @@ def boards(count: int, seed: int, cocked_share: float = 0.25) -> tuple[list[np.n
         if c is not None and not hidden[int(c.centre[1]), int(c.centre[0])]:
             labels.append((c.centre[0], c.centre[1], c.side, CUBE + CUBE_FACES.index(c.face)))
         thrown.append(Photo(frame, labels))
-    return bare, thrown
+    return bare, thrown, corners
+
+
+def board_views(count: int, seed: int, cocked_share: float,
+                scale: float) -> tuple[list[np.ndarray], list[Photo]]:
+    """`boards` as the board's detector sees them (`vision.dice.board_detector_input`): each
+    playing area's upright view, shrunk by ``scale``, its dice's centres and sides moved there."""
+    bare, thrown, corners = rendered_boards(count, seed, cocked_share)
+    views: list[np.ndarray] = []
+    labelled: list[Photo] = []
+    for k, frame in enumerate([*bare, *(photo.image for photo in thrown)]):
+        area = corners[k]
+        seen = board_detector_input(frame, area, 1.0, canonical(frame, area), scale)
+        assert seen is not None  # the view path always gives one
+        dice = [] if k < len(bare) else thrown[k - len(bare)].dice
+        if not dice:  # bare, or every die under the hand
+            views.append(seen.image)
+            continue
+        back = np.linalg.inv(seen.to_frame)
+        squares = np.array([[(x + dx * side / 2, y + dy * side / 2)
+                             for dx, dy in ((0, 0), (-1, -1), (1, -1), (1, 1), (-1, 1))]
+                            for x, y, side, _ in dice], np.float64).reshape(1, -1, 2)
+        moved = cv2.perspectiveTransform(squares, back).reshape(-1, 5, 2)
+        sides = square_sides(moved[:, 1:])
+        labels = zip(moved[:, 0], sides, (value for *_, value in dice), strict=True)
+        labelled.append(Photo(seen.image, [(float(c[0]), float(c[1]), float(side), value)
+                                           for c, side, value in labels]))
+    return views, labelled
 
 
 def colour_jitter(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -235,20 +284,24 @@ def paste_dice(
     board: np.ndarray,
     photos: list[Photo],
     rng: np.random.Generator,
+    sides: tuple[float, float] | None = None,
 ) -> tuple[np.ndarray, list[tuple[float, float, float, int]]]:
-    """Real dice cut from the photos (a rounded square inside their box) pasted on a board."""
+    """Real dice cut from the photos (a rounded square inside their box) pasted on a board, at
+    0.6 to 1.4 times their size in the photo, or at ``sides`` px (a board view's dice)."""
     out = board.copy()
     placed: list[tuple[float, float, float, int]] = []
     h, w = out.shape[:2]
     for _ in range(rng.integers(1, 5)):
         photo = photos[rng.integers(len(photos))]
         cx, cy, size, value = photo.dice[rng.integers(len(photo.dice))]
-        k = rng.uniform(0.6, 1.4)
-        side = round(size * k)
+        side = round(size * rng.uniform(0.6, 1.4) if sides is None else rng.uniform(*sides))
         if side < 10:
             continue
         src = cv2.getRectSubPix(photo.image, (int(size) + 1, int(size) + 1), (cx, cy))
-        die = cv2.resize(src, (side, side))
+        # A board view's dice are a third of a photo's: averaged, not aliased, when shrunk so far
+        # (earlier rounds, at the photos' sizes, were trained with the default).
+        shrunk = sides is not None and side < size
+        die = cv2.resize(src, (side, side), interpolation=cv2.INTER_AREA if shrunk else cv2.INTER_LINEAR)
         mask = np.zeros((side, side), np.float32)
         r = max(1, int(side * 0.22))
         cv2.rectangle(mask, (r, 0), (side - 1 - r, side - 1), 1.0, -1)
@@ -270,12 +323,14 @@ def paste_dice(
 
 
 def detector_sample(
-    image: np.ndarray, dice: list[tuple[float, float, float, int]], rng: np.random.Generator
+    image: np.ndarray, dice: list[tuple[float, float, float, int]], rng: np.random.Generator,
+    scales: tuple[float, float] = (0.45, 1.6),
 ) -> tuple[np.ndarray, np.ndarray]:
-    """One PATCH x PATCH view at a random scale, quarter turn and mirror (dice have no up), and
-    its target (5, PATCH/STRIDE, PATCH/STRIDE): heatmap, x offset, y offset, log size, and a
-    mask of the centre cells.  Only the patch is resampled: whole 1280 x 960 frames are slow."""
-    scale = math.exp(rng.uniform(math.log(0.45), math.log(1.6)))
+    """One PATCH x PATCH view at a random scale among ``scales``, quarter turn and mirror (dice
+    have no up), and its target (5, PATCH/STRIDE, PATCH/STRIDE): heatmap, x offset, y offset,
+    log size, and a mask of the centre cells.  Only the patch is resampled: whole 1280 x 960
+    frames are slow."""
+    scale = math.exp(rng.uniform(math.log(scales[0]), math.log(scales[1])))
     h, w = image.shape[:2]
     if dice and rng.random() < 0.8:  # most patches hold a die
         cx, cy, _, _ = dice[rng.integers(len(dice))]
@@ -535,6 +590,46 @@ def train_detector(
     return net.eval()
 
 
+#: A board view's dice are `BOARD_DIE` px shrunk by the view's scale; a real board's dice may be
+#: a fifth larger or smaller against its points than the canonical board's, and the detector
+#: sees them a little larger or smaller still where the calibration's corners are a little off.
+BOARD_SCALES = (0.8, 1.25)
+
+
+def train_board_detector(photos: list[Photo], bare: list[np.ndarray], thrown: list[Photo], steps: int,
+                         seed: int, scale: float) -> Detector:
+    """The board's detector, on board views (`board_views`) alone: the renderer's throws (flat,
+    cocked, resting against things, the cube), real dice from the photos pasted on bare views at
+    a view's die size, and bare views (hands, checkers' rims, triangles' tips)."""
+    rng = np.random.default_rng(seed)
+    torch.manual_seed(seed)
+    net = Detector()
+    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
+    die = BOARD_DIE * scale
+    net.train()
+    for step in range(steps):
+        images, targets = [], []
+        for _ in range(16):
+            r = rng.random()
+            if r < 0.5:
+                photo = thrown[rng.integers(len(thrown))]
+                image, dice = photo.image, photo.dice
+            elif r < 0.85:
+                image, dice = paste_dice(bare[rng.integers(len(bare))], photos, rng,
+                                         (die * BOARD_SCALES[0], die * BOARD_SCALES[1]))
+            else:
+                image, dice = bare[rng.integers(len(bare))], []
+            patch, target = detector_sample(image, dice, rng, BOARD_SCALES)
+            images.append(patch)
+            targets.append(target)
+        loss = centre_loss(
+            net(torch.from_numpy(normalise(np.stack(images)))), torch.from_numpy(np.stack(targets))
+        )
+        learn(opt, sched, loss, f"board detector step {step}/{steps}" if step % 200 == 0 else "")
+    return net.eval()
+
+
 def learn(opt: torch.optim.Optimizer, sched: torch.optim.lr_scheduler.LRScheduler, loss: torch.Tensor,
           report: str) -> None:
     """One optimiser step; ``report`` (if any) is printed with the loss."""
@@ -657,12 +752,25 @@ def main(argv: list[str] | None = None) -> int:
                         help="a reader of the same crops whose probabilities the new one learns too")
     parser.add_argument("--cube-share", type=float, default=0.0, metavar="SHARE",
                         help="share of a synthetic board's reader crops that show its cube")
+    parser.add_argument("--board-detector", action="store_true",
+                        help="train only the board's detector (on board views) and write it to --out")
     parser.add_argument(
         "--out", type=Path, default=DATA, help="where --ship writes, or folds keep their ONNX"
     )
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)  # a shared 2-core machine: one by default
     photos = load_photos(args.photos, not args.as_published)
+    if args.board_detector:
+        started = time.perf_counter()
+        scale = DiceConfig().board_view_scale
+        bare_views, thrown_views = board_views(args.boards, 7_000_000, args.cocked_share, scale)
+        print(f"{len(bare_views)} bare views, {len(thrown_views)} with dice, at {scale} "
+              f"({time.perf_counter() - started:.0f} s)", flush=True)
+        args.out.mkdir(parents=True, exist_ok=True)
+        net = train_board_detector(photos, bare_views, thrown_views, args.detector_steps, 1, scale)
+        export(net, args.out / BOARD_DETECTOR_FILE, 256)
+        print(f"wrote {args.out / BOARD_DETECTOR_FILE} ({time.perf_counter() - started:.0f} s)", flush=True)
+        return 0
     started = time.perf_counter()
     bare, thrown = boards(args.boards, seed=7_000_000, cocked_share=args.cocked_share)
     thrown = [board for board in thrown if board.dice]

@@ -41,6 +41,7 @@ from vision.view import canonical, in_frame, on_board_units, warp_matrix
 
 DATA = Path(__file__).parent / "data"
 DETECTOR_FILE = "dice_detector.onnx"
+BOARD_DETECTOR_FILE = "dice_board_detector.onnx"
 READER_FILE = "dice_reader.onnx"
 PHOTO_READER_FILE = "dice_reader_48.onnx"
 
@@ -163,6 +164,12 @@ class DiceConfig:
     #: On the board the detector sees the checker reader's upright top-down view of the playing
     #: area (`board_detector_input`); off, the frame's upright box round it.
     on_view: bool = True
+    #: With `on_view`, the board's own detector (`board_detector`, a file in the models' folder)
+    #: sees the view shrunk by `board_view_scale`, where a die is 15.5 px: it learned board views
+    #: at that scale alone (`tools/train_dice.py --board-detector`), and reads one in 0.9 ms
+    #: where the photos' detector took 2.2 ms at full size (docs/dice.md, *The board's detector*).
+    board_detector: str = BOARD_DETECTOR_FILE
+    board_view_scale: float = 0.75
     #: ONNX Runtime runs a reader's 8-bit copy (`QUANTISED`) where the folder has one; off, or on
     #: OpenCV's dnn, the float network.
     int8: bool = True
@@ -369,17 +376,27 @@ def detector_input(frame: np.ndarray, scale: float | None = None,
 
 
 def board_detector_input(frame: np.ndarray, corners: np.ndarray, scale: float,
-                         view: np.ndarray | None = None) -> DetectorView | None:
+                         view: np.ndarray | None = None, shrink: float = 1.0) -> DetectorView | None:
     """What the detector sees of a board: ``view``, the playing area's upright top-down view
-    (`vision.view.canonical`), or with none the frame's upright box round the playing area
-    scaled by ``scale``; ``None`` when that lies outside the frame.
+    (`vision.view.canonical`) shrunk by ``shrink``, or with none the frame's upright box round
+    the playing area scaled by ``scale``; ``None`` when that lies outside the frame.
 
     The checker reader warps the frame to that view anyway, and there a die is 20.7 px
-    whatever the camera (the size the detector learned boards at, `BOARD_DIE`), the board lies
-    upright in a box a third smaller than the frame's box round it (on a board seen at 45°,
-    half), and the frame is read once, not twice: a frame read fresh from memory took 1.2 to
-    2 ms a warp.  A mirrored board is turned back so the cube's numerals read the right way."""
+    whatever the camera (15.5 px shrunk by 0.75, the size the board's detector learned), the
+    board lies upright in a box a third smaller than the frame's box round it (on a board seen
+    at 45°, half), and the frame is read once, not twice: a frame read fresh from memory took
+    1.2 to 2 ms a warp.  A mirrored board is turned back so the cube's numerals read the right
+    way."""
     if view is not None:
+        to_whole = np.eye(3)
+        if shrink != 1.0:
+            # Interpolated, not area-averaged: at 0.75 averaging took 0.6 ms more a frame and
+            # read the same dice (docs/dice.md).  Pixel edges scale: a centre x of the shrunk
+            # view is (x + 0.5) * k - 0.5 of the whole one.
+            h, w = view.shape[:2]
+            view = cv2.resize(view, (round(w * shrink), round(h * shrink)), interpolation=cv2.INTER_LINEAR)
+            kx, ky = w / view.shape[1], h / view.shape[0]
+            to_whole = np.array([[kx, 0, (kx - 1) / 2], [0, ky, (ky - 1) / 2], [0, 0, 1]])
         # Whole cells cut from the middle (the view's margin round the playing area is 20 px),
         # rather than padded: a slice costs nothing, a padded copy 0.1 ms.
         h, w = view.shape[:2]
@@ -391,7 +408,7 @@ def board_detector_input(frame: np.ndarray, corners: np.ndarray, scale: float,
         if _clockwise(quad) != _clockwise(seen):
             cut = cv2.flip(cut, 1)
             to_view = to_view @ np.array([[-1.0, 0, cut.shape[1] - 1], [0, 1, 0], [0, 0, 1]])
-        return DetectorView(cut, np.linalg.inv(warp) @ to_view)
+        return DetectorView(cut, np.linalg.inv(warp) @ to_whole @ to_view)
     area = np.asarray(corners, np.float32).reshape(-1, 2)
     x, y, w, h = cv2.boundingRect(area)
     x0, y0 = max(0, x), max(0, y)
@@ -767,7 +784,7 @@ def _round_a_die(place: Place) -> list[Place]:
 
 def find_objects(frame: np.ndarray, config: DiceConfig = DiceConfig(), models: Path = DATA,
                  view: DetectorView | None = None, die_sides: DieSides | None = None,
-                 ) -> tuple[tuple[Die, ...], tuple[Cube, ...]]:
+                 detector_file: str = DETECTOR_FILE) -> tuple[tuple[Die, ...], tuple[Cube, ...]]:
     """Every die (left to right) and doubling cube in a BGR frame, trusted to be a real image.
 
     ``models`` is the folder of the two ONNX files (another only to score a retrained pair);
@@ -776,7 +793,7 @@ def find_objects(frame: np.ndarray, config: DiceConfig = DiceConfig(), models: P
     when that is known (`on_board`).
     """
     view = detector_input(frame) if view is None else view
-    detector = _net(models / DETECTOR_FILE, config.runtime)
+    detector = _net(models / detector_file, config.runtime)
     peaks = decode_centres(detector(normalise(view.image))[0], config.min_score)
     if not peaks:
         return (), ()
@@ -850,9 +867,9 @@ def on_board(frame: np.ndarray, corners: np.ndarray, config: DiceConfig = DiceCo
     ``on_bar`` (`physical`).
 
     Only the playing area is searched, in its upright top-down ``view`` (`vision.view.canonical`
-    of the frame; warped here if not given) where a die is about `BOARD_DIE` px whatever the
-    camera's resolution: the size the board frames the detector learned from show
-    (`board_detector_input`).  A die on the frame, in the tray or on the table is no roll; the
+    of the frame; warped here if not given) shrunk by `DiceConfig.board_view_scale`, where a die
+    is 15.5 px whatever the camera's resolution, by the board's own detector, which learned such
+    views alone (`board_detector_input`).  A die on the frame, in the tray or on the table is no roll; the
     referee sees none there.  The Classic Line set has white and black dice only, so every die
     found is one of the two (`DiceConfig.two_colours`).
     """
@@ -861,12 +878,14 @@ def on_board(frame: np.ndarray, corners: np.ndarray, config: DiceConfig = DiceCo
                      crop=config.board_crop, cocked_odds=config.board_cocked_odds)
     if config.on_view and view is None:
         view = canonical(frame, corners)
-    looked_at = board_detector_input(frame, corners, scale, view if config.on_view else None)
+    looked_at = board_detector_input(frame, corners, scale, view if config.on_view else None,
+                                     config.board_view_scale)
     if looked_at is None:
         return (), None
     area = np.asarray(corners, np.float32).reshape(-1, 1, 2)
     dice, cubes = find_objects(frame, config, models, looked_at,
-                               lambda points: local_die_sides(corners, points))
+                               lambda points: local_die_sides(corners, points),
+                               config.board_detector if config.on_view else DETECTOR_FILE)
     found = [d for d in dice if cv2.pointPolygonTest(area, d.centre, False) >= 0]
     seen = [c for c in cubes if cv2.pointPolygonTest(area, c.centre, False) >= 0]
     cube = max(seen, key=lambda c: c.confidence) if seen else None

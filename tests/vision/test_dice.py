@@ -372,12 +372,14 @@ def test_places_are_sorted_at_a_dice_size_and_only_dice_and_the_cube_read_again(
         assert all(1.0 - p[i, NOT_A_DIE] < config.reread_min for i in (3, 4))
 
 
+@pytest.mark.parametrize("shrink", [1.0, 0.75])
 @pytest.mark.parametrize("mirrored", [False, True])
-def test_the_detector_sees_the_board_upright_and_its_places_map_back_to_the_frame(mirrored: bool) -> None:
+def test_the_detector_sees_the_board_upright_and_its_places_map_back_to_the_frame(mirrored: bool,
+                                                                                  shrink: float) -> None:
     """On a board the detector sees the checker reader's upright view of the playing area, in
-    whole cells, turned back where the board's numbering runs mirrored; a place it finds there
-    is where a spot drawn in the frame is, to a tenth of a pixel, and a die-sized place there
-    is a die's side in the frame."""
+    whole cells, turned back where the board's numbering runs mirrored, and shrunk for the
+    board's detector; a place it finds there is where a spot drawn in the frame is, to a tenth
+    of a pixel, and a die-sized place there is a die's side in the frame."""
     from vision.dice import board_detector_input, local_die_sides
     from vision.geometry import BoardGeometry
     from vision.view import SCALE, canonical
@@ -388,13 +390,13 @@ def test_the_detector_sees_the_board_upright_and_its_places_map_back_to_the_fram
     if mirrored:
         corners = corners[[1, 0, 3, 2]]  # TL, TR, BR, BL of a board numbered the other way round
     frame = np.zeros((960, 1280, 3), np.uint8)
-    die = BoardGeometry().die * SCALE  # a die's side in the view
+    die = BoardGeometry().die * SCALE * shrink  # a die's side in what the detector sees
     for sx, sy in [(640.0, 480.0), (700.25, 420.5), *(0.8 * c + 0.2 * np.array([640, 480]) for c in corners)]:
         # A spot of light, its centre at (sx, sy) with pixel edges at whole numbers (drawn 16x finer).
         frame[:] = 0
         cv2.circle(frame, (round((sx - 0.5) * 16), round((sy - 0.5) * 16)), 6 * 16, (255, 255, 255), -1,
                    cv2.LINE_AA, shift=4)
-        seen = board_detector_input(frame, corners, 0.9, canonical(frame, corners))
+        seen = board_detector_input(frame, corners, 0.9, canonical(frame, corners), shrink)
         assert seen is not None and seen.image.shape[0] % STRIDE == seen.image.shape[1] % STRIDE == 0
         grey = seen.image[:, :, 0].astype(np.float64)
         ys, xs = np.mgrid[0:grey.shape[0], 0:grey.shape[1]]
@@ -531,11 +533,12 @@ def test_both_runtimes_run_the_networks_alike() -> None:
     """ONNX Runtime (the default where it is installed) and OpenCV's dnn (its stand-in) give the
     reader's and the detector's outputs alike; an unknown runtime is named in the error."""
     pytest.importorskip("onnxruntime")
-    from vision.dice import DATA, DETECTOR_FILE, READER_FILE, _net
+    from vision.dice import BOARD_DETECTOR_FILE, DATA, DETECTOR_FILE, READER_FILE, _net
 
     rng = np.random.default_rng(7)
     shapes = [(name, (6, 3, side, side)) for side, name in READERS.items()]
-    for name, shape in (*shapes, (DETECTOR_FILE, (1, 3, 8 * STRIDE, 12 * STRIDE))):
+    detectors = [(name, (1, 3, 8 * STRIDE, 12 * STRIDE)) for name in (DETECTOR_FILE, BOARD_DETECTOR_FILE)]
+    for name, shape in (*shapes, *detectors):
         batch = rng.uniform(-0.5, 0.5, shape).astype(np.float32)
         fast, stand_in = _net(DATA / name, "onnxruntime")(batch), _net(DATA / name, "opencv")(batch)
         assert fast.shape == stand_in.shape and fast.size >= 6 * 14
