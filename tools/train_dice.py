@@ -125,6 +125,7 @@ import math
 import random
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -557,9 +558,14 @@ def centre_loss(out: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
     return (positive + negative) / n + box / n
 
 
-def train_detector(
-    photos: list[Photo], bare: list[np.ndarray], thrown: list[Photo], steps: int, seed: int
-) -> Detector:
+#: One training image and its dice (cx, cy, size, value) in its pixels.
+Sample = tuple[np.ndarray, list[tuple[float, float, float, int]]]
+
+
+def fit_detector(pick: Callable[[np.random.Generator], Sample], steps: int, seed: int, name: str,
+                 scales: tuple[float, float] = (0.45, 1.6)) -> Detector:
+    """A detector trained on batches of 16 patches (`detector_sample`, at ``scales``) from the
+    images ``pick`` draws."""
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
     net = Detector()
@@ -569,25 +575,35 @@ def train_detector(
     for step in range(steps):
         images, targets = [], []
         for _ in range(16):
-            r = rng.random()
-            if r < 0.5:
-                photo = photos[rng.integers(len(photos))]
-                image, dice = photo.image, photo.dice
-            elif r < 0.7:
-                image, dice = paste_dice(bare[rng.integers(len(bare))], photos, rng)
-            elif r < 0.9:
-                photo = thrown[rng.integers(len(thrown))]
-                image, dice = photo.image, photo.dice
-            else:
-                image, dice = bare[rng.integers(len(bare))], []
-            patch, target = detector_sample(image, dice, rng)
+            patch, target = detector_sample(*pick(rng), rng, scales)
             images.append(patch)
             targets.append(target)
         loss = centre_loss(
             net(torch.from_numpy(normalise(np.stack(images)))), torch.from_numpy(np.stack(targets))
         )
-        learn(opt, sched, loss, f"detector step {step}/{steps}" if step % 200 == 0 else "")
+        learn(opt, sched, loss, f"{name} step {step}/{steps}" if step % 200 == 0 else "")
     return net.eval()
+
+
+def train_detector(
+    photos: list[Photo], bare: list[np.ndarray], thrown: list[Photo], steps: int, seed: int
+) -> Detector:
+    """The photos' detector: half the photos themselves, then bare boards with their dice pasted
+    on, boards with dice thrown, and bare boards."""
+
+    def pick(rng: np.random.Generator) -> Sample:
+        r = rng.random()
+        if r < 0.5:
+            photo = photos[rng.integers(len(photos))]
+            return photo.image, photo.dice
+        if r < 0.7:
+            return paste_dice(bare[rng.integers(len(bare))], photos, rng)
+        if r < 0.9:
+            photo = thrown[rng.integers(len(thrown))]
+            return photo.image, photo.dice
+        return bare[rng.integers(len(bare))], []
+
+    return fit_detector(pick, steps, seed, "detector")
 
 
 #: A board view's dice are `BOARD_DIE` px shrunk by the view's scale; a real board's dice may be
@@ -601,33 +617,19 @@ def train_board_detector(photos: list[Photo], bare: list[np.ndarray], thrown: li
     """The board's detector, on board views (`board_views`) alone: the renderer's throws (flat,
     cocked, resting against things, the cube), real dice from the photos pasted on bare views at
     a view's die size, and bare views (hands, checkers' rims, triangles' tips)."""
-    rng = np.random.default_rng(seed)
-    torch.manual_seed(seed)
-    net = Detector()
-    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
     die = BOARD_DIE * scale
-    net.train()
-    for step in range(steps):
-        images, targets = [], []
-        for _ in range(16):
-            r = rng.random()
-            if r < 0.5:
-                photo = thrown[rng.integers(len(thrown))]
-                image, dice = photo.image, photo.dice
-            elif r < 0.85:
-                image, dice = paste_dice(bare[rng.integers(len(bare))], photos, rng,
-                                         (die * BOARD_SCALES[0], die * BOARD_SCALES[1]))
-            else:
-                image, dice = bare[rng.integers(len(bare))], []
-            patch, target = detector_sample(image, dice, rng, BOARD_SCALES)
-            images.append(patch)
-            targets.append(target)
-        loss = centre_loss(
-            net(torch.from_numpy(normalise(np.stack(images)))), torch.from_numpy(np.stack(targets))
-        )
-        learn(opt, sched, loss, f"board detector step {step}/{steps}" if step % 200 == 0 else "")
-    return net.eval()
+
+    def pick(rng: np.random.Generator) -> Sample:
+        r = rng.random()
+        if r < 0.5:
+            photo = thrown[rng.integers(len(thrown))]
+            return photo.image, photo.dice
+        if r < 0.85:
+            return paste_dice(bare[rng.integers(len(bare))], photos, rng,
+                              (die * BOARD_SCALES[0], die * BOARD_SCALES[1]))
+        return bare[rng.integers(len(bare))], []
+
+    return fit_detector(pick, steps, seed, "board detector", BOARD_SCALES)
 
 
 def learn(opt: torch.optim.Optimizer, sched: torch.optim.lr_scheduler.LRScheduler, loss: torch.Tensor,
