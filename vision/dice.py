@@ -390,7 +390,7 @@ def board_detector_input(frame: np.ndarray, corners: np.ndarray, scale: float,
     if view is not None:
         to_whole = np.eye(3)
         if shrink != 1.0:
-            # Interpolated, not area-averaged: at 0.75 averaging took 0.6 ms more a frame and
+            # Interpolated, not area-averaged: shrinking by 0.8 so took 0.55 ms more a frame and
             # read the same dice (docs/dice.md).  Pixel edges scale: a centre x of the shrunk
             # view is (x + 0.5) * k - 0.5 of the whole one.
             h, w = view.shape[:2]
@@ -787,7 +787,8 @@ def find_objects(frame: np.ndarray, config: DiceConfig = DiceConfig(), models: P
                  detector_file: str = DETECTOR_FILE) -> tuple[tuple[Die, ...], tuple[Cube, ...]]:
     """Every die (left to right) and doubling cube in a BGR frame, trusted to be a real image.
 
-    ``models`` is the folder of the two ONNX files (another only to score a retrained pair);
+    ``models`` is the folder of the ONNX files (another only to score retrained networks), and
+    ``detector_file`` the detector's there (the board's own, `BOARD_DETECTOR_FILE`, for `on_board`);
     ``view`` what the detector sees (by default the whole frame, `detector_input`), and
     ``die_sides(points)`` the side in pixels a die has at each of those points of the frame
     when that is known (`on_board`).
