@@ -585,6 +585,12 @@ def fit_detector(pick: Callable[[np.random.Generator], Sample], steps: int, seed
     return net.eval()
 
 
+def drawn(rng: np.random.Generator, photos: list[Photo]) -> Sample:
+    """One of ``photos``, with its dice."""
+    photo = photos[rng.integers(len(photos))]
+    return photo.image, photo.dice
+
+
 def train_detector(
     photos: list[Photo], bare: list[np.ndarray], thrown: list[Photo], steps: int, seed: int
 ) -> Detector:
@@ -594,13 +600,11 @@ def train_detector(
     def pick(rng: np.random.Generator) -> Sample:
         r = rng.random()
         if r < 0.5:
-            photo = photos[rng.integers(len(photos))]
-            return photo.image, photo.dice
+            return drawn(rng, photos)
         if r < 0.7:
             return paste_dice(bare[rng.integers(len(bare))], photos, rng)
         if r < 0.9:
-            photo = thrown[rng.integers(len(thrown))]
-            return photo.image, photo.dice
+            return drawn(rng, thrown)
         return bare[rng.integers(len(bare))], []
 
     return fit_detector(pick, steps, seed, "detector")
@@ -622,8 +626,7 @@ def train_board_detector(photos: list[Photo], bare: list[np.ndarray], thrown: li
     def pick(rng: np.random.Generator) -> Sample:
         r = rng.random()
         if r < 0.5:
-            photo = thrown[rng.integers(len(thrown))]
-            return photo.image, photo.dice
+            return drawn(rng, thrown)
         if r < 0.85:
             return paste_dice(bare[rng.integers(len(bare))], photos, rng,
                               (die * BOARD_SCALES[0], die * BOARD_SCALES[1]))
