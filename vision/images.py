@@ -22,7 +22,7 @@ import re
 import sys
 import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Literal, TypeVar
 
@@ -200,6 +200,40 @@ def _entropy_end(data: bytes, at: int) -> int:
         return at
 
 
+#: A JPEG segment walk's sign that the segments run past the data or make no sense.
+BROKEN = -1
+
+
+def _segments(data: bytes) -> Iterator[tuple[int, int, int]]:
+    """The markers of a JPEG after its start-of-image, each as (marker, where what follows it
+    begins, where it ends): a segment's length and body, a scan's header and entropy-coded data,
+    nothing for a marker with no length.  Bytes between segments that belong to none, and fill
+    bytes, are passed over.  It stops after the end-of-image marker, or with `BROKEN` where a
+    segment runs past the data."""
+    at = 2
+    while (start := data.find(b"\xff", at)) >= 0:
+        at = start
+        while at < len(data) and data[at] == 0xFF:  # fill bytes before a marker
+            at += 1
+        if at >= len(data):
+            break
+        marker = data[at]
+        at += 1
+        if marker == 0xD9 or marker == 0x01 or 0xD0 <= marker <= 0xD7 or marker == 0x00:  # no length
+            yield marker, at, at
+            if marker == 0xD9:
+                return
+            continue
+        end = at + int.from_bytes(data[at:at + 2], "big")
+        if at + 2 > len(data) or end > len(data) or end < at + 2:
+            break
+        if marker == 0xDA:  # a scan: its header, then its entropy-coded data to the next marker
+            end = _entropy_end(data, end)
+        yield marker, at, end
+        at = end
+    yield BROKEN, at, at
+
+
 def _stripped(data: bytes) -> bytes | None:
     """``data`` with what a decoder's harmless warnings are about taken out: the bytes between
     segments that belong to none, and `JPEG_EXTRAS`; every other segment and each scan's data
@@ -210,34 +244,14 @@ def _stripped(data: bytes) -> bytes | None:
     decoded again, stripped, that one shows (`decode`)."""
     if data[:2] != b"\xff\xd8":
         return None
-    out, at = [b"\xff\xd8"], 2
-    while at < len(data):
-        start = data.find(b"\xff", at)
-        if start < 0:
+    out = [b"\xff\xd8"]
+    for marker, at, end in _segments(data):
+        if marker == BROKEN:
             return None
-        at = start
-        while at < len(data) and data[at] == 0xFF:  # fill bytes before a marker
-            at += 1
-        if at >= len(data):
-            return None
-        marker = data[at]
-        at += 1
-        if marker == 0xD9:
-            out.append(b"\xff\xd9")
-            return b"".join(out)
-        if marker == 0x01 or 0xD0 <= marker <= 0xD7 or marker == 0x00:  # no length: keep as is
-            out.append(bytes((0xFF, marker)))
-            continue
-        if at + 2 > len(data):
-            return None
-        end = at + int.from_bytes(data[at:at + 2], "big")
-        if end > len(data) or end < at + 2:
-            return None
-        if marker == 0xDA:  # a scan: its header, then its entropy-coded data to the next marker
-            end = _entropy_end(data, end)
         if marker not in JPEG_EXTRAS:
             out.append(bytes((0xFF, marker)) + data[at:end])
-        at = end
+        if marker == 0xD9:
+            return b"".join(out)
     return None
 
 
@@ -265,19 +279,11 @@ def _jpeg_size(data: bytes) -> tuple[int, int] | None:
     """The size in a JPEG's first start-of-frame segment, walked to past the segments before it."""
     if data[:3] != b"\xff\xd8\xff":
         return None
-    at = 2
-    while at + 9 <= len(data) and data[at] == 0xFF:
-        marker = data[at + 1]
-        if marker == 0xFF:  # a fill byte before the marker
-            at += 1
-        elif marker == 0x01 or 0xD0 <= marker <= 0xD7:  # markers with no length
-            at += 2
-        elif marker in JPEG_FRAMES:
-            return int.from_bytes(data[at + 7:at + 9], "big"), int.from_bytes(data[at + 5:at + 7], "big")
-        elif marker in (0xD9, 0xDA):  # the image ends, or its data begins, with no frame header
+    for marker, at, _ in _segments(data):
+        if marker in JPEG_FRAMES:  # length, precision, then the height and the width
+            return int.from_bytes(data[at + 5:at + 7], "big"), int.from_bytes(data[at + 3:at + 5], "big")
+        if marker in (0xD9, 0xDA, BROKEN):  # the image ends, or its data begins, with no frame header
             return None
-        else:
-            at += 2 + int.from_bytes(data[at + 2:at + 4], "big")
     return None
 
 
