@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.dice import Network, _net, normalise
+from vision.dice import Network, _net, normalise, softmax
 from vision.view import BAR_START, PLACES, SCALE, Layout
 
 Image = npt.NDArray[np.uint8]
@@ -79,7 +79,4 @@ def read_places(view: Image, layout: Layout, places: npt.ArrayLike,
     batch = patches(view, layout, places)
     if not len(batch):
         return np.zeros((0, CLASSES), np.float32)
-    logits = _shipped(runtime)(normalise(batch)).astype(np.float64)
-    logits -= logits.max(axis=1, keepdims=True)
-    e = np.exp(logits)
-    return np.asarray(e / e.sum(axis=1, keepdims=True), np.float32)
+    return np.asarray(softmax(_shipped(runtime)(normalise(batch)).astype(np.float64)), np.float32)
