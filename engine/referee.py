@@ -257,7 +257,10 @@ class Referee:
         self._opening_dice: tuple[int, int] | None = None  # the one-die-each opening being played
         # -- rebuilt by scenes: dice read and still on the board, dice to ignore --
         self._in_use: dict[str, tuple[int, ...]] = {"white": (), "black": ()}
-        self._ignored: tuple[tuple[str, int, bool], ...] = ()
+        # The dice each void roll or re-roll call still lying named, the latest last: a void roll
+        # still lying when the player's throw was cocked was freed by the re-roll call, void
+        # again, and the two calls took turns twelve times a scene.
+        self._ignored: tuple[tuple[tuple[str, int, bool], ...], ...] = ()
         # -- transient: only lights, status and the choice among legal results --
         self._scene: Scene | None = None
         self._placed: Visible | None = None
@@ -295,12 +298,12 @@ class Referee:
         """A referee in the state the journal ``events`` leads to (after a crash)."""
         referee = cls(config)
         last: Event | None = None
-        ignoring: Event | None = None  # the void roll or re-roll that set `_ignored`
+        calls: list[Event] = []  # the void rolls and re-roll calls that set `_ignored`
         for event in events:
             referee.apply(event)
             last = event
             if event.type in ("void-roll", "reroll"):
-                ignoring = event
+                calls.append(event)
         # Which dice still lie on the board was learnt from scenes, not events: a roll whose
         # turn ended may have been picked up since.  Only the roll being played is surely
         # still there; any other die seen next is new (a roll again of the same numbers).
@@ -316,8 +319,8 @@ class Referee:
         # Dice said to be void or thrown again stay ignored while they lie there, which only
         # scenes tell.  Once a later frame decided anything they may have been picked up, and a
         # void roll many turns back must not make the same numbers, thrown again, void too.
-        if last is None or ignoring is None or ignoring.frame != last.frame:
-            referee._ignored = ()
+        lying = sum(1 for call in calls if last is not None and call.frame == last.frame)
+        referee._ignored = referee._ignored[len(referee._ignored) - lying:] if lying else ()
         return referee
 
     def see(self, scene: Scene, frame: str = "") -> list[Event]:
@@ -483,7 +486,7 @@ class Referee:
             self._reset_turn()
         elif kind in ("void-roll", "reroll"):
             seen = d.get("seen") or [[d["player"], v, False] for v in d["dice"]]
-            self._ignored = tuple(sorted((str(c), int(v), bool(k)) for c, v, k in seen))
+            self._ignored = (*self._ignored, tuple(sorted((str(c), int(v), bool(k)) for c, v, k in seen)))
             values = [int(v) for c, v, _ in seen if c == d["player"]]
             if kind == "reroll" and game.phase is Phase.ON_ROLL and game.turn is not None \
                     and game.turn.label == d["player"] and len(values) == 2:
@@ -557,8 +560,9 @@ class Referee:
                 self._in_use[colour] = tuple(sorted(seen.elements()))
             else:
                 self._in_use[colour] = ()
-        if self._ignored and not _contains(scene.dice, self._ignored):
-            self._ignored = ()
+        # A call's dice are forgotten once any of them is picked up: thrown again, the same
+        # numbers are a new throw.
+        self._ignored = tuple(called for called in self._ignored if _contains(scene.dice, called))
 
     def _new_dice(self, scene: Scene) -> list[tuple[str, int, bool]]:
         """The dice on the board not read yet and not being ignored."""
@@ -566,7 +570,7 @@ class Referee:
         for colour, values in self._in_use.items():
             for value in values:
                 used[(colour, value)] += 1
-        ignored = Counter(self._ignored)
+        ignored = Counter(die for called in self._ignored for die in called)
         fresh = []
         for die in scene.dice:
             if ignored[die] > 0:
@@ -711,6 +715,14 @@ class Referee:
         """Dice of ``player``'s colour are their roll (or their announced roll); the other's are void."""
         mine = [d for d in fresh if d[0] == player.label]
         theirs = [d for d in fresh if d[0] == player.opponent.label]
+        if len(mine) == 1 and not mine[0][2] and len(theirs) == 1 and theirs[0][2]:
+            # A cocked die's colour is read off a tilted face, lit unlike a flat one: a black die
+            # cocked on a black checker under a lamp read white (game 1 of the referee bench), and
+            # Black's throw was voided as White's.  One of the player's dice flat and one of the
+            # other's cocked is the player's throw with a die cocked: both are thrown again.
+            self._emit(out, "reroll", frame, player=player.label, dice=[mine[0][1], theirs[0][1]],
+                       seen=[list(mine[0]), list(theirs[0])])
+            return True
         if theirs:
             self._void(player.opponent, theirs, frame, out)
             return True
@@ -1204,8 +1216,9 @@ class Referee:
             score = f"{match.score[0]}-{match.score[1]}"
             return f"{str(result).capitalize()}; score {score}: set up the next game"
         if self._ignored:
-            colour = self._ignored[0][0]
-            if any(k for _, _, k in self._ignored):
+            latest = self._ignored[-1]
+            colour = latest[0][0]
+            if any(k for _, _, k in latest):
                 return "Cocked die: roll again"
             return f"{colour.capitalize()} rolled out of turn: pick up the dice"
         if self._note:

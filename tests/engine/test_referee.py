@@ -830,6 +830,45 @@ def test_void_roll_and_cocked_reroll() -> None:
     events = referee3.see(Scene.of(legal, dice=(("black", 6, True),)))
     assert [(e.type, e["player"], e["dice"]) for e in events] == [("reroll", "black", [6])]
     assert referee3.status == "Cocked die: roll again"
+    # A cocked die read in the other colour beside one of the player's own: the player's throw,
+    # thrown again, not the other's out of turn.  Two dice of the other's are still void.
+    referee4, _ = _opened()
+    referee4.see(Scene.of(legal))
+    events = referee4.see(Scene.of(legal, dice=(("black", 2, False), ("white", 5, True))))
+    assert [(e.type, e["player"], e["dice"]) for e in events] == [("reroll", "black", [2, 5])]
+    assert referee4.status == "Cocked die: roll again"
+    referee5, _ = _opened()
+    referee5.see(Scene.of(legal))
+    events = referee5.see(Scene.of(legal, dice=(("black", 2, True), ("white", 5, False))))
+    assert [(e.type, e["player"]) for e in events] == [("void-roll", "white"), ("reroll", "black")]
+
+
+def test_a_cocked_throw_beside_a_void_roll_still_lying() -> None:
+    # Each call's dice stay ignored while they lie: the re-roll call must not free White's void
+    # dice (the two calls took turns, twelve a scene, before 2026-11-29).
+    referee, _ = _opened()
+    legal = _result("8/5 6/5")
+    referee.see(Scene.of(legal), "f1")
+    white = (("white", 5, False), ("white", 2, False))
+    assert [e.type for e in referee.see(Scene.of(legal, dice=white), "f2")] == ["void-roll"]
+    cocked = (*white, ("black", 6, True), ("black", 4, False))
+    assert [(e.type, e["player"]) for e in referee.see(Scene.of(legal, dice=cocked), "f3")] \
+        == [("reroll", "black")]
+    journal = list(referee.events)
+    assert referee.see(Scene.of(legal, dice=cocked), "f4") == []
+    assert referee.status == "Cocked die: roll again"
+    # Resumed after that frame, only the call made in it is known to lie there still: White's
+    # dice, seen again, are void once more, and then both calls' dice are ignored.
+    resumed = Referee.resume(RefereeConfig(), journal)
+    assert [(e.type, e["player"]) for e in resumed.see(Scene.of(legal, dice=cocked), "f4")] \
+        == [("void-roll", "white")]
+    assert resumed.see(Scene.of(legal, dice=cocked), "f5") == []
+    # Black picks up; White's dice still lie there, still void.
+    assert referee.see(Scene.of(legal, dice=white), "f5") == []
+    assert referee.status == "White rolled out of turn: pick up the dice"
+    thrown = (*white, ("black", 6, False), ("black", 4, False))
+    assert [(e.type, e["player"], e["dice"]) for e in referee.see(Scene.of(legal, dice=thrown), "f6")] \
+        == [("roll", "black", [4, 6])]
 
 
 def test_a_die_of_no_colour_is_nobodys() -> None:
