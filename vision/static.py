@@ -91,7 +91,11 @@ def changed_area(small: Image, reference: npt.NDArray[np.float32], grid: FloatAr
     board's checkers may stand.
     """
     ratio = (np.log(grid + 8.0) - np.log(reference_grid + 8.0)).astype(np.float32)  # (3, 13, 3)
-    field = np.stack([_WY @ ratio[:, :, c] @ _WX for c in range(3)], axis=-1)  # (rows, cols, 3)
+    # Across the columns first, for all bands and channels at once, then down the rows: the
+    # field comes out interleaved as the image is, where a product per channel stacked took
+    # 190 µs against 35.
+    across = (ratio.transpose(0, 2, 1) @ _WX).transpose(0, 2, 1).reshape(len(ratio), -1)  # (3, cols * 3)
+    field = (_WY @ across).reshape(len(_WY), _WX.shape[1], 3)  # (rows, cols, 3)
     # OpenCV's lookup and arithmetic give numpy's float32 results in a third of the time.
     delta = cv2.absdiff(cv2.subtract(cv2.LUT(small, LOG), reference), field)
     # (numpy reduces slowly along a short last axis: take the channel maximum by hand.)

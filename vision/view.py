@@ -297,8 +297,10 @@ def light_grid(small: Image) -> FloatArray:
     grid = np.zeros((len(BANDS), COLUMNS, 3))
     for b, (y0, y1) in enumerate(BANDS):
         cells = small[y0 // 2:(y1 + 1) // 2, _CELL_COLUMNS]  # (rows, column, x, 3)
-        # All 13 medians of a band in one call: 39 calls took 0.6 ms of a frame's reading.
-        grid[b] = np.median(cells.transpose(1, 0, 2, 3).reshape(COLUMNS, -1, 3), axis=1)
+        # All 13 medians of a band in one call: 39 calls took 0.6 ms of a frame's reading.  Each
+        # column's channel laid out in a row of its own first: partitioned along the last axis,
+        # the three medians took 66 µs instead of 110.
+        grid[b] = np.median(np.ascontiguousarray(cells.transpose(1, 3, 0, 2)).reshape(COLUMNS, 3, -1), axis=2)
     return grid
 
 
