@@ -140,9 +140,10 @@ class DiceConfig:
     sure: float = 0.95
     board_sure: float = 0.9
     recentre: tuple[float, ...] = (0.25,)
-    #: A die the search moved and still reads with doubt is looked for again, onward, up to this
-    #: many searches in all (`_read_board_places`): the detector put a white 2 of the referee
-    #: bench's game 16 0.6 sides off, and one step a quarter of a side towards it left it read as a 1.
+    #: A die the search moved and still reads a value with doubt (not one it found cocked) is
+    #: looked for again, onward, up to this many searches in all (`_read_board_places`): the
+    #: detector put a white 2 of the referee bench's game 16 0.6 sides off, and one step a quarter
+    #: of a side towards it left it read as a 1.
     search_steps: int = 2
     #: On a photo (no board to give a die's size) a die read with doubt (`sure`) whose detected
     #: size is under this share of the median of the photo's dice is read again at that median
@@ -775,7 +776,13 @@ def _read_board_places(frame: np.ndarray, places: list[Place], die_sides: DieSid
                                                              models)
             went = {i: ((x - at[i][0]) / size, (y - at[i][1]) / size) for i, (x, y, size) in moved}
             at.update(moved)
-            looking = [i for i in again if _doubtful(probabilities[i], config)
+            # Not a die the search found cocked: the onward step is for a flat die's value (a
+            # corner pip cut off), and a cocked roll is thrown again whatever its values.  Followed
+            # onward, the patch slid off a black die cocked on a black checker, whose face colour
+            # was then read white (the referee bench's game 1, frame 26), and two white dice
+            # cocked on synthetic boards were read flat (tests/vision/test_dice.py).
+            looking = [i for i in again if (_doubtful(probabilities[i], config)
+                                            and not _face(probabilities[i], config)[1])
                        or 1.0 - probabilities[i, NOT_A_DIE] < config.min_read]
             heading = [went[i] for i in looking]
         for k in faint:

@@ -190,6 +190,35 @@ def test_a_die_far_off_the_detectors_place_is_followed_onward() -> None:
             assert p[0][NOT_A_DIE] < 0.1 and int(np.argmax(p[0])) == 2 and p[0][2] > 0.9, (seed, p[0])
 
 
+def test_a_die_the_search_found_cocked_is_not_followed_onward() -> None:
+    """Two white dice cocked on synthetic boards, the search started a third of a side off: its
+    first step finds each cocked.  Followed onward as a flat die read with doubt is, both were
+    read flat, and a cocked roll would have been played (the referee bench's game 1 lost a black
+    die's colour so)."""
+    from dataclasses import replace
+
+    from vision.dice import DiceConfig, _face, _read_board_places
+
+    board = DiceConfig()
+    config = DiceConfig(two_colours=True, crop=CROP, cocked_odds=board.board_cocked_odds,
+                        sure=board.board_sure)
+    for seed, (ox, oy) in ((216, (-0.3, 0.0)), (228, (-0.25, -0.25))):
+        rng = random.Random(seed)
+        style = synthetic.Style.random(rng, hand=False)
+        frame, truth = synthetic.render(synthetic.random_scene(rng, 5), rng, style=style, size=(1280, 960),
+                                        dice=(DieSpec(rng.randint(1, 6), Player.WHITE, True),))
+        (die,) = truth.dice
+        (x, y), side = die.centre, die.side
+
+        def sides(points: list[tuple[float, float]], side: float = side) -> np.ndarray:
+            return np.full(len(points), side)
+
+        for steps in (1, config.search_steps):
+            _, p, _ = _read_board_places(frame, [(x + ox * side, y + oy * side, side)], sides,
+                                         replace(config, search_steps=steps), DATA_DIR)
+            assert _face(p[0], config)[1], (seed, steps, np.round(p[0], 2))
+
+
 def test_a_doubtful_die_sized_far_under_the_photos_other_dice_is_read_at_their_size() -> None:
     """The detector sized this white 2 (a real photo's, labelled 43 px) at 22 px, and the crop
     cut there shows one pip: read as a 1.  The photo's other dice are about 40 px, and read at
