@@ -37,7 +37,7 @@ from vision.outline import find_corners
 from vision.place_reader import CLASSES, SIDE, patches
 from vision.slot_model import SlotModel
 from vision.templates import labels_for
-from vision.view import BAR_START, mount_view, observe
+from vision.view import BAR_START, canonical, observe
 
 SEED_BASE = 1_200_000
 SMALL_SHARE = 0.2
@@ -63,7 +63,7 @@ def setup_patches(seed: int, frames: int) -> dict[str, np.ndarray]:
         lit = dataclasses.replace(style, brightness=style.brightness * rng.uniform(0.85, 1.15))
         position = synthetic.random_scene(rng, most=rng.choice((5, 5, 5, 7)))
         frame, _ = synthetic.render(position, rng, size=(1280, 960), style=lit, mount=mount)
-        view = mount_view(frame, calibration.corners)
+        view = canonical(frame, calibration.corners)
         described = observe(view, calibration.layout)[2]
         probabilities = model.probabilities(calibration.templates.inputs(described))
         out["x"].append(patches(view, calibration.layout, places))

@@ -16,7 +16,6 @@ from __future__ import annotations
 import base64
 import json
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -44,7 +43,6 @@ from vision.view import (
     canonical,
     cells_within,
     layout_for,
-    mount_view,
     observe,
     on_board_units,
     place_index,
@@ -98,9 +96,8 @@ def orientations(corners: FloatArray) -> list[FloatArray]:
     return turns + [t[[1, 0, 3, 2]] for t in turns]
 
 
-def _describe(frame: Image, corners: FloatArray, layout: Layout,
-              warp: Callable[[Image, FloatArray], Image] = canonical) -> tuple[Image, Descriptors]:
-    view = warp(frame, corners)
+def _describe(frame: Image, corners: FloatArray, layout: Layout) -> tuple[Image, Descriptors]:
+    view = canonical(frame, corners)
     return view, observe(view, layout)[2]
 
 
@@ -378,9 +375,9 @@ def calibrate(frame: Image, corners: FloatArray, model: SlotModel | None = None)
         chosen = chosen[[3, 2, 1, 0]]
     # The start checkers are masked out of the fit, and where they lie depends on the numbering.
     chosen = fit_to_triangles(frame, chosen)
-    # The looks are learnt from the view every later frame of this mount is read through; the
-    # orientations were tried on one-off views, so no warp maps were worked out for the seven others.
-    view, described = _describe(frame, chosen, layout, mount_view)
+    # The looks are learnt from the view through the corners as fitted, which every later frame
+    # of this mount is read through.
+    view, described = _describe(frame, chosen, layout)
     if score > 0.5:
         raise CalibrationError(
             "the start position's places do not show two checker colours (within a colour they "
@@ -435,7 +432,7 @@ def _row_whole(view: Image, place: int, seen: np.ndarray, checker: float) -> boo
 
 
 def fittings(frame: Image, corners: FloatArray, view: Image) -> tuple[tuple[float, float], ...]:
-    """Where the dice reader finds "dice" on the start frame (``view``: its `mount_view`), which has
+    """Where the dice reader finds "dice" on the start frame (``view``: its `canonical` view), which has
     none: the board's own fittings, in canonical board units.
 
     A calibration sees them where they are, and every later frame of the mount drops a die found

@@ -26,7 +26,7 @@ from vision.geometry import BoardGeometry
 from vision.hands import HandConfig, hands_over, near
 from vision.reading import Reading, read
 from vision.stabiliser import Scene, StabiliserConfig, motion, shrink, what_counts
-from vision.view import GEOMETRY, SLOTS, Image, canonical, mount_view, on_board_units
+from vision.view import GEOMETRY, SLOTS, Image, canonical, on_board_units
 
 #: A point read with less confidence than this is `Scene.unsure`: its count may be one off.
 #: Measured on 5,952 points of 250 synthetic frames at 1280x960 (seeds 2,700,000+): 8 of the 9
@@ -83,7 +83,7 @@ def observe(frame: Image, calibration: Calibration, hands: bool = False) -> Obse
     if hands and (hand := _hand_over(frame, calibration.corners)) is not None:
         return hand
     # One warp of the frame serves the dice and the checkers.
-    view = mount_view(frame, calibration.corners)
+    view = canonical(frame, calibration.corners)
     dice, cube = on_board(frame, calibration.corners, view=view, fittings=calibration.fittings)
     flat = [d for d in dice if not d.cocked]
     reading = read(frame, calibration, flat_dice=[d.centre for d in flat],

@@ -42,7 +42,7 @@ CLASSES = 3
 
 def patches(view: Image, layout: Layout, places: npt.ArrayLike) -> Image:
     """(n, SIDE, SIDE, 3) uint8 patches of ``places`` (indices of point places) in ``view`` (a
-    `mount_view`), each turned so that its point's edge is at the top: the bottom half's points
+    `canonical`), each turned so that its point's edge is at the top: the bottom half's points
     are flipped upside down, so the network learns one way round."""
     indices = np.asarray(places, np.int64).reshape(-1)
     if (indices >= BAR_START).any() or (indices < 0).any():

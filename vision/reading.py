@@ -37,7 +37,7 @@ from vision.view import (
     Image,
     Layout,
     bar_index,
-    mount_view,
+    canonical,
     observe,
     on_board_units,
     place_name,
@@ -392,7 +392,7 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
          config: ReadConfig = ReadConfig(), flat_dice: Sequence[tuple[float, float]] = (),
          cocked_dice: Sequence[tuple[float, float]] = (), view: Image | None = None,
          doubtful: Sequence[int] = ()) -> Reading:
-    """Read ``frame`` (BGR, from the calibrated mount); ``view`` is its `mount_view` when
+    """Read ``frame`` (BGR, from the calibrated mount); ``view`` is its `canonical` view when
     that is already warped (the dice are found in it).
 
     ``flat_dice`` are the frame centres of dice lying flat on the board (`vision.dice.on_board`):
@@ -408,7 +408,7 @@ def read(frame: Image, calibration: Calibration, model: SlotModel | None = None,
         return Reading("no-board", reason=f"the frame is {width}x{height} but the calibration is for "
                        f"{calibration.frame_size[0]}x{calibration.frame_size[1]}")
     model = model or SlotModel.load()
-    view = mount_view(frame, calibration.corners) if view is None else view
+    view = canonical(frame, calibration.corners) if view is None else view
     layout = calibration.layout
     small, grid, described = observe(view, layout)
     probabilities = model.probabilities(calibration.templates.inputs(described))

@@ -93,36 +93,19 @@ def _frame_matrix(corners: bytes) -> FloatArray:
 
 
 def canonical(frame: Image, corners: FloatArray) -> Image:
-    """The playing area (with :data:`MARGIN` round it) warped upright in the numbering frame."""
+    """The playing area (with :data:`MARGIN` round it) warped upright in the numbering frame.
+
+    `cv2.warpPerspective` works out where each view pixel lies in the frame as it goes.  Until
+    2026-11-29 a calibrated mount's frames were warped through maps worked out once per mount
+    (`cv2.remap`), faster while the frame and the maps were in the cache; but a camera's frame
+    is fresh from memory, and with the cache emptied before each frame, as between a benchmark's
+    frames, the 2.3 MB of maps cost more than they saved: a frame with a roll took 0.30 ms more
+    (paired median, 480 frames in one process), and read the same checkers, dice and cube but
+    for one frame's checkers more right without them.
+    """
     view: Image = np.asarray(
         cv2.warpPerspective(frame, warp_matrix(corners), view_size(), flags=cv2.INTER_LINEAR), np.uint8)
     return view
-
-
-def mount_view(frame: Image, corners: FloatArray) -> Image:
-    """As `canonical`, for a calibrated mount's frames, whose corners stay put: where every view
-    pixel lies in the frame is worked out once per mount (`_warp_maps`), and `cv2.remap` then
-    warps a 1280x960 frame in 2.4 ms against `cv2.warpPerspective`'s 3.3 (the benchmark's reads
-    9.7 against 10.2 ms, the same on every frame).  The two views differ by 0.05 grey levels on
-    average (4 at most), and corners mode, read once per photo, keeps `canonical`: its real
-    photos read 260 points instead of 265 through the maps, its rules being tuned on them."""
-    maps = _warp_maps(np.asarray(corners, np.float64).reshape(4, 2).tobytes())
-    view: Image = np.asarray(cv2.remap(frame, *maps, cv2.INTER_LINEAR), np.uint8)
-    return view
-
-
-@lru_cache(maxsize=2)  # a mount's corners; 2.3 MB each at the view's size
-def _warp_maps(corners: bytes) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.uint16]]:
-    """Where every view pixel lies in the frame, as OpenCV's fixed-point maps, for the corners
-    (float64 TL, TR, BR, BL)."""
-    inverse = np.linalg.inv(warp_matrix(np.frombuffer(corners, np.float64).reshape(4, 2)))
-    width, height = view_size()
-    xs, ys = np.meshgrid(np.arange(width, dtype=np.float64), np.arange(height, dtype=np.float64))
-    depth = inverse[2, 0] * xs + inverse[2, 1] * ys + inverse[2, 2]
-    map_x = ((inverse[0, 0] * xs + inverse[0, 1] * ys + inverse[0, 2]) / depth).astype(np.float32)
-    map_y = ((inverse[1, 0] * xs + inverse[1, 1] * ys + inverse[1, 2]) / depth).astype(np.float32)
-    whole, fraction = cv2.convertMaps(map_x, map_y, cv2.CV_16SC2)
-    return whole, fraction
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from engine.position import Position
 from tests.vision.conftest import Setup
 from vision.place_reader import SIDE, patches, read_places
 from vision.templates import BLACK, EMPTY, WHITE, labels_for
-from vision.view import BAR_START, CANONICAL, mount_view, place_index
+from vision.view import BAR_START, CANONICAL, canonical, place_index
 
 
 def test_a_patch_has_its_points_edge_at_the_top_in_either_half() -> None:
@@ -44,7 +44,7 @@ def test_the_reader_reads_a_rendered_boards_places(setup_factory: Callable[..., 
     setup = setup_factory(seed, checker_size=size)
     position = Position.from_text("W 1:2 4:1 12:5 17:3 19:4 | B 24:2 21:1 13:5 8:3 6:4")
     frame, _ = setup.frame(position)
-    view = mount_view(frame, setup.calibration.corners)
+    view = canonical(frame, setup.calibration.corners)
     probabilities = read_places(view, setup.calibration.layout, np.arange(BAR_START))
     truth = labels_for(position)[:BAR_START]
     assert (probabilities.argmax(axis=1) == truth).mean() >= 0.99
