@@ -134,7 +134,7 @@ class DiceConfig:
     #: On the board a die read with less confidence than `board_sure` (which `on_board` makes
     #: `sure`), or called cocked, is looked for on rings of these radii (in die sides) round the
     #: detector's centre, eight places on each, and read again where it was found
-    #: (`centre_on_dice`); empty: never.  At 0.9 instead of 0.95 the search looks round 0.47
+    #: (`centre_on_dice`); empty: never.  At 0.9 instead of 0.95 the search looks round 0.38
     #: dice a frame with a roll instead of 0.85 and every die of the benchmarks, the tuning
     #: boards, the referee bench's games and the demo is read the same (docs/dice.md).
     sure: float = 0.95
@@ -729,7 +729,7 @@ def _sort_places(frame: np.ndarray, places: list[Place], die_sides: DieSides,
         # synthetic boards: cut twice too wide, a 32's numerals were read as a 16 (seeds
         # 4,600,020 and 4,800,014).  So the cube is read at a cube's usual size too, and the
         # reading surer of its face kept; but not when the first reading is sure of it
-        # (`DiceConfig.cube_sure`): over 883 cubes of 1,104 frames with a roll, the second read
+        # (`DiceConfig.cube_sure`): over 883 cube readings of 864 frames with a roll, the second read
         # changed the face of one alone, read first 0.35 sure, and 92 % were read 0.9 sure or more.
         unsure = [i for i in cubes
                   if config.cube_sure is None or _face_confidence(probabilities[i]) < config.cube_sure]
