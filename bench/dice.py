@@ -7,6 +7,7 @@
     python bench/dice.py --synthetic 30 --runtimes        # ONNX Runtime against OpenCV's dnn, timed
     python bench/dice.py --synthetic 30 --view            # the detector on the board's view or box, timed
     python bench/dice.py --synthetic 30 --int8            # the board's reader in 8 bits or in floats, timed
+    python bench/dice.py --synthetic 60 --games DIR --try "board_sure=0.95"   # against other settings
 
 With ``--folds K`` the folder holds ``fold0 .. fold{K-1}``, each trained without the photos
 i with i mod K == fold, and each photo is scored by the networks that never saw it: the
@@ -22,11 +23,19 @@ all labelled dice found *and* read right, and the time per photo.
 rendered (the frame where the script's truth says the roll lies still), through
 `pipgammon read`'s whole path with the game's calibration: the dice in context, on
 points, beside checkers, under the game's light, as the referee gets them.
+
+``--try "FIELD=VALUE ..."`` (repeatable) reads the synthetic boards and the games with
+`vision.dice.DiceConfig`'s fields changed too, beside the shipped settings: on the boards frame by
+frame in one process, alternating which reads first, with each way's median time and the paired
+median difference; on the games, each way's rolls read right.  A value is a Python literal
+(0.9, None, (1.0, 1.15), "opencv").
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
+import dataclasses
 import json
 import random
 import statistics
@@ -167,24 +176,58 @@ def synthetic_board(seed: int, size: tuple[int, int]) -> tuple[np.ndarray, synth
 def compare_configs(frames: int, size: tuple[int, int], configs: dict[str, DiceConfig],
                     first_seed: int = 3_000_000) -> dict[str, float]:
     """The dice and cube of the synthetic boards read with each of two ``configs`` in turn, frame
-    by frame in one process (so both see the same load): the median ms of each, and the frames
-    where they found different dice (value, colour, cocked, or centres a quarter of a side apart)
-    or a different cube."""
+    by frame in one process (so both see the same load), which reads first alternating (the first
+    read of a frame finds it out of the cache): the median ms of each, the median of the second's
+    time less the first's on the same frame (``paired``), and the frames where they found different
+    dice (value, colour, cocked, or centres a quarter of a side apart) or a different cube."""
     ms: dict[str, list[float]] = {name: [] for name in configs}
     differ = 0
     for seed in range(first_seed, first_seed + frames):
         frame, truth, _ = synthetic_board(seed, size)
-        seen: list[tuple[tuple[Die, ...], CubeOnBoard | None]] = []
-        for name, config in configs.items():
+        seen: dict[str, tuple[tuple[Die, ...], CubeOnBoard | None]] = {}
+        for name in list(configs) if seed % 2 == 0 else list(reversed(configs)):
             start = time.perf_counter()
-            seen.append(on_board(frame, truth.corners, config))
+            seen[name] = on_board(frame, truth.corners, configs[name])
             ms[name].append((time.perf_counter() - start) * 1000)
-        (one, one_cube), (other, other_cube) = seen
+        (one, one_cube), (other, other_cube) = (seen[name] for name in configs)
         differ += one_cube != other_cube or len(one) != len(other) or any(
             (a.value, a.colour, a.cocked) != (b.value, b.colour, b.cocked)
             or np.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]) > (a.box[2] - a.box[0]) / 4
             for a, b in zip(one, other, strict=True))
-    return {"frames": frames, "differ": differ} | {k: statistics.median(v) for k, v in ms.items()}
+    first, second = (np.array(v) for v in ms.values())
+    return ({"frames": frames, "differ": differ, "paired": float(np.median(second - first))}
+            | {k: statistics.median(v) for k, v in ms.items()})
+
+
+#: How `parse_setting` names the kind of value a field wants.
+KINDS = {bool: "True or False", int: "a whole number", float: "a number", str: "a quoted string",
+         tuple: "a tuple, like (1.0,)"}
+
+
+def parse_setting(text: str) -> dict[str, object]:
+    """``--try``'s "FIELD=VALUE ..." as `DiceConfig` fields and values; ValueError saying what is
+    wrong with which pair."""
+    fields = {f.name: f for f in dataclasses.fields(DiceConfig)}
+    changes: dict[str, object] = {}
+    for pair in text.split():
+        name, equals, value = pair.partition("=")
+        if not equals or not name or not value:
+            raise ValueError(f"{pair!r}: want FIELD=VALUE, like board_sure=0.9")
+        if name not in fields:
+            raise ValueError(f"{pair!r}: DiceConfig has no field {name!r} (it has {', '.join(fields)})")
+        try:
+            changes[name] = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            raise ValueError(f"{pair!r}: {value!r} is not a Python literal (a number, None, a tuple, "
+                             "a quoted string)") from None
+        default = getattr(DiceConfig(), name)
+        wanted = (int, float) if isinstance(default, float) else type(default)
+        if default is not None and changes[name] is not None and not isinstance(changes[name], wanted):
+            kind = KINDS.get(type(default), type(default).__name__)
+            raise ValueError(f"{pair!r}: {name} is {kind}, like {default!r}")
+    if not changes:
+        raise ValueError(f"{text!r}: no FIELD=VALUE pair")
+    return changes
 
 
 def score_synthetic(frames: int, size: tuple[int, int], models: Path, config: DiceConfig,
@@ -231,8 +274,9 @@ def score_synthetic(frames: int, size: tuple[int, int], models: Path, config: Di
     }
 
 
-def score_games(work: Path) -> dict[str, int]:
-    """The dice of every thrown roll in the kept games of `bench/referee.py` against the truth."""
+def score_games(work: Path, config: DiceConfig | None = None) -> dict[str, int]:
+    """The dice of every thrown roll in the kept games of `bench/referee.py` against the truth,
+    read with ``config`` if not the shipped settings."""
     from vision.calibration import Calibration
     from vision.images import load
     from vision.observation import observe
@@ -248,7 +292,7 @@ def score_games(work: Path) -> dict[str, int]:
             event = Event.from_json(json.loads(line))
             if event.type not in ("roll", "reroll") or event.details.get("source", "dice") != "dice":
                 continue
-            seen = observe(load(folder / "frames" / event.frame), calibration)
+            seen = observe(load(folder / "frames" / event.frame), calibration, dice_config=config)
             mine = [d for d in seen.dice if d.colour.value == event["player"]]
             called = any(d.cocked for d in mine)
             if event.type == "reroll":
@@ -270,6 +314,31 @@ def score_games(work: Path) -> dict[str, int]:
                 print(f"  {folder.name} {event.frame}: {event['player']} {want} read "
                       f"{sorted((d.value, d.cocked, round(d.confidence, 2)) for d in mine)}")
     return counts
+
+
+def print_synthetic(syn: dict[str, float]) -> None:
+    print(f"  flat dice read right (value, colour) {syn['flat_right']:.2%} of {syn['flat']}   (target 100%)")
+    print(f"  flat dice taken for cocked: {syn['flat_cocked']}   (target 0)")
+    print(f"  cocked dice flagged  {syn['cocked_flagged']:.2%} of {syn['cocked']}   (target 100%)")
+    print(f"  dice where there are none: {syn['false']}")
+    print(f"  cube value and position right: {syn['cube_right']:.2%}   (target 100%)")
+    ms = f"median {syn['median_ms']:.1f} ms, p95 {syn['p95_ms']:.1f} ms"
+    print(f"  dice per frame (playing area only): {ms}")
+
+
+def print_side_by_side(both: dict[str, float], ways: dict[str, DiceConfig]) -> None:
+    one, other = ways
+    print(f"  the same side by side, frame by frame: {one} median {both[one]:.2f} ms, {other} "
+          f"{both[other]:.2f} ms (paired median {both['paired']:+.2f} ms); "
+          f"frames read differently {both['differ']} of {both['frames']}")
+
+
+def print_games(games: dict[str, int]) -> None:
+    print(f"  {games['games']} games: flat rolls read right (both dice, none called cocked) "
+          f"{games['flat rolls right']} of {games['flat rolls']}; flat dice read right "
+          f"{games['flat dice right']} of {games['flat dice']}")
+    print(f"  flat rolls with a die called cocked: {games['flat rolls called cocked']}   (target 0)")
+    print(f"  cocked rolls flagged {games['cocked rolls flagged']} of {games['cocked rolls']}   (target all)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -307,6 +376,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--int8", action="store_true",
                         help="with --synthetic: also read each board with the board reader's 8-bit copy and "
                              "with the float reader in turn, and print both times")
+    parser.add_argument("--try", dest="tries", action="append", default=[], metavar='"FIELD=VALUE ..."',
+                        help="also read the synthetic boards (side by side, timed) and the games with these "
+                             "DiceConfig fields changed, beside the shipped settings (repeatable)")
     parser.add_argument("--spans", default="1", metavar="K,K",
                         help="read each die from crops cut at these multiples of its size (DiceConfig.spans)")
     args = parser.parse_args(argv)
@@ -314,6 +386,15 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--games {args.games}: not a folder (want bench/referee.py's --keep DIR)")
     if (args.runtimes or args.view or args.int8) and not args.synthetic:
         parser.error("--runtimes, --view and --int8 time the synthetic boards: give --synthetic N with N > 0")
+    if args.tries and not (args.synthetic or args.games):
+        parser.error("--try compares settings on the synthetic boards or the games: "
+                     "give --synthetic N or --games DIR")
+    tries: dict[str, dict[str, object]] = {}
+    for text in args.tries:
+        try:
+            tries[text] = parse_setting(text)
+        except ValueError as error:
+            parser.error(f"--try {error}")
     if not (args.photos / "labels.json").is_file():
         parser.error(f"--photos {args.photos}: no labels.json there (want images/ and labels.json)")
     cv2.setNumThreads(1)
@@ -346,17 +427,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  time per 640x640 photo: {ms} (one thread)")
     models = next(iter(models_for.values()))
     for size in ((1280, 960), (2028, 1520)) if args.synthetic else ():
-        syn = score_synthetic(args.synthetic, size, models, config, args.first_seed)
-        print(f"synthetic boards {size[0]}x{size[1]}: {syn['frames']} frames")
-        print(
-            f"  flat dice read right (value, colour) {syn['flat_right']:.2%} of {syn['flat']}   (target 100%)"
-        )
-        print(f"  flat dice taken for cocked: {syn['flat_cocked']}   (target 0)")
-        print(f"  cocked dice flagged  {syn['cocked_flagged']:.2%} of {syn['cocked']}   (target 100%)")
-        print(f"  dice where there are none: {syn['false']}")
-        print(f"  cube value and position right: {syn['cube_right']:.2%}   (target 100%)")
-        ms = f"median {syn['median_ms']:.1f} ms, p95 {syn['p95_ms']:.1f} ms"
-        print(f"  dice per frame (playing area only): {ms}")
+        print(f"synthetic boards {size[0]}x{size[1]}: {args.synthetic} frames")
+        print_synthetic(score_synthetic(args.synthetic, size, models, config, args.first_seed))
         if args.runtimes:
             both = compare_configs(args.synthetic, size, {runtime: replace(config, runtime=runtime)
                                                           for runtime in ("onnxruntime", "opencv")},
@@ -372,20 +444,19 @@ def main(argv: list[str] | None = None) -> int:
         }
         for flag, ways in side_by_side.items():
             if getattr(args, flag):
-                both = compare_configs(args.synthetic, size, ways, args.first_seed)
-                one, other = ways
-                print(f"  the same side by side, frame by frame: {one} median {both[one]:.1f} ms, "
-                      f"{other} {both[other]:.1f} ms; "
-                      f"frames read differently {both['differ']} of {both['frames']}")
+                print_side_by_side(compare_configs(args.synthetic, size, ways, args.first_seed), ways)
+        for text, changes in tries.items():
+            tried = replace(config, **changes)
+            print(f"  with --try {text!r}:")
+            print_synthetic(score_synthetic(args.synthetic, size, models, tried, args.first_seed))
+            ways = {"the shipped settings": config, "those": tried}
+            print_side_by_side(compare_configs(args.synthetic, size, ways, args.first_seed), ways)
     if args.games:
-        games = score_games(args.games)
-        print(f"the referee bench's games in {args.games}: {games['games']} games")
-        print(f"  flat rolls read right (both dice, none called cocked) {games['flat rolls right']} of "
-              f"{games['flat rolls']}; flat dice read right {games['flat dice right']} of "
-              f"{games['flat dice']}")
-        print(f"  flat rolls with a die called cocked: {games['flat rolls called cocked']}   (target 0)")
-        print(f"  cocked rolls flagged {games['cocked rolls flagged']} of {games['cocked rolls']}"
-              "   (target all)")
+        print(f"the referee bench's games in {args.games}:")
+        print_games(score_games(args.games))
+        for text, changes in tries.items():
+            print(f"  with --try {text!r}:")
+            print_games(score_games(args.games, replace(DiceConfig(), **changes)))
     return 0
 
 

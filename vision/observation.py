@@ -21,7 +21,7 @@ import numpy as np
 
 from vision.calibration import Calibration
 from vision.corners import read_corners
-from vision.dice import CubeOnBoard, Die, on_board
+from vision.dice import CubeOnBoard, DiceConfig, Die, on_board
 from vision.geometry import BoardGeometry
 from vision.hands import HandConfig, hands_over, near
 from vision.reading import Reading, read
@@ -75,16 +75,20 @@ class Observation:
         }
 
 
-def observe(frame: Image, calibration: Calibration, hands: bool = False) -> Observation:
+def observe(frame: Image, calibration: Calibration, hands: bool = False,
+            dice_config: DiceConfig | None = None) -> Observation:
     """Read a frame from the calibrated mount; with ``hands``, a frame with a hand over the
-    board is `occluded` (a still or a photo: a live frame is asked at rest, by `Observer`)."""
+    board is `occluded` (a still or a photo: a live frame is asked at rest, by `Observer`).
+    ``dice_config``: the dice reader's settings, if not the shipped ones (to compare them:
+    `bench/dice.py --try`)."""
     if (frame.shape[1], frame.shape[0]) != tuple(calibration.frame_size):
         return Observation(read(frame, calibration))  # no-board, with the reason
     if hands and (hand := _hand_over(frame, calibration.corners)) is not None:
         return hand
     # One warp of the frame serves the dice and the checkers.
     view = canonical(frame, calibration.corners)
-    dice, cube = on_board(frame, calibration.corners, view=view, fittings=calibration.fittings)
+    dice, cube = on_board(frame, calibration.corners, dice_config or DiceConfig(), view=view,
+                          fittings=calibration.fittings)
     flat = [d for d in dice if not d.cocked]
     reading = read(frame, calibration, flat_dice=[d.centre for d in flat],
                    cocked_dice=[d.centre for d in dice if d.cocked], view=view,

@@ -665,6 +665,22 @@ def test_label_corrections_change_only_the_dice_they_name(tmp_path: Path) -> Non
         bench.labelled_dice(tmp_path, corrected=True)  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize(("text", "wrong"), [
+    ("board_sur=0.9", "no field 'board_sur'"),
+    ("board_sure", "want FIELD=VALUE"),
+    ("board_sure=high", "not a Python literal"),
+    ("search_steps=0.5", "search_steps is a whole number, like 2"),
+    ("mirrored=1", "mirrored is True or False"),
+    ("  ", "no FIELD=VALUE pair"),
+])
+def test_bench_dice_try_says_what_is_wrong_with_a_setting(text: str, wrong: str) -> None:
+    parse = bench_dice().parse_setting  # type: ignore[attr-defined]
+    assert parse("board_sure=0.95 cube_sure=None spans=(1.0, 1.15)".replace(", ", ",")) == {
+        "board_sure": 0.95, "cube_sure": None, "spans": (1.0, 1.15)}
+    with pytest.raises(ValueError, match=wrong):
+        parse(text)
+
+
 def test_two_dice_lying_against_each_other_are_both_found() -> None:
     """The detector never saw two dice touching, and on 5 of these 8 boards it put no place on
     one of a pair lying face to face; a die found alone is looked round for the second.  On one

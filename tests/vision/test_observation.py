@@ -12,7 +12,7 @@ from engine.player import Player
 from engine.position import Position
 from vision import synthetic
 from vision.calibration import Calibration, calibrate
-from vision.dice import CubeOnBoard, Die, DieColour, on_board
+from vision.dice import CubeOnBoard, DiceConfig, Die, DieColour, on_board
 from vision.observation import Observation, observe, propped
 from vision.reading import ReadConfig, Reading, read
 from vision.view import GEOMETRY
@@ -139,6 +139,10 @@ def test_a_die_leaning_on_a_checker_is_no_hand_over_the_board(setup_factory: Cal
     assert seen.status == "cocked"
     assert seen.reading.points == truth.position.points
     assert 4 in seen.scene().unsure
+    # Other dice settings reach the dice reader (`bench/dice.py --try` compares them): with no
+    # place read surely enough to be a die, none is found, and the checkers read as before.
+    blind = observe(frame, setup.calibration, dice_config=DiceConfig(min_read=1.01))
+    assert blind.dice == () and blind.reading.points == truth.position.points
 
 
 def test_corners_mode_reads_no_checker_under_a_flat_die() -> None:
