@@ -176,8 +176,8 @@ def synthetic_board(seed: int, size: tuple[int, int]) -> tuple[np.ndarray, synth
 def compare_configs(frames: int, size: tuple[int, int], configs: dict[str, DiceConfig],
                     first_seed: int = 3_000_000) -> dict[str, float]:
     """The dice and cube of the synthetic boards read with each of two ``configs`` in turn, frame
-    by frame in one process (so both see the same load), which reads first alternating (the first
-    read of a frame finds it out of the cache): the median ms of each, the median of the second's
+    by frame in one process (so both see the same load), which reads first alternating (so neither
+    always finds the frame as the other left the cache): the median ms of each, the median of the second's
     time less the first's on the same frame (``paired``), and the frames where they found different
     dice (value, colour, cocked, or centres a quarter of a side apart) or a different cube."""
     ms: dict[str, list[float]] = {name: [] for name in configs}
