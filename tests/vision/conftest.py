@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import random
+import sys
 from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import cv2
 import numpy as np
@@ -15,6 +20,20 @@ from vision import synthetic
 from vision.calibration import Calibration, calibrate
 from vision.outline import find_corners
 from vision.view import CENTRES, GEOMETRY, in_frame, place_index, warp_matrix
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def script(path: str) -> Any:
+    """The module of one of the repository's scripts (``bench/dice.py``, ``tools/...``), which are
+    not in a package; registered under its file's stem, as dataclasses and pickles need."""
+    name = Path(path).stem
+    spec = importlib.util.spec_from_file_location(name, ROOT / path)
+    assert spec is not None and spec.loader is not None
+    module: ModuleType = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(name, module)
+    spec.loader.exec_module(module)
+    return module
 
 
 @dataclasses.dataclass

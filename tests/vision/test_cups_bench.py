@@ -3,27 +3,20 @@ where it says, on a point with no checker, and nowhere else."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from engine.position import Position
+from tests.vision.conftest import script
 from vision import synthetic
 from vision.geometry import BoardGeometry
 from vision.view import in_frame
 
-BENCH = Path(__file__).resolve().parents[2] / "bench" / "cups.py"
-
 
 def bench_cups() -> Any:
-    spec = importlib.util.spec_from_file_location("bench_cups", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return script("bench/cups.py")
 
 
 def test_the_cup_stands_on_its_point_and_nowhere_else() -> None:

@@ -11,6 +11,7 @@ import json
 import random
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -34,7 +35,7 @@ from vision.dice import (
 from vision.dice import DATA as DATA_DIR
 from vision.synthetic import DieSpec
 
-from .conftest import Setup
+from .conftest import Setup, script
 
 PHOTOS = Path(__file__).resolve().parents[2] / "bench" / "data" / "real-dice"
 
@@ -634,20 +635,14 @@ def test_a_die_read_at_two_spans_keeps_the_cube_from_the_first() -> None:
     assert np.abs(two - one).max() > 1e-3  # the second span does change the reading
 
 
-def bench_dice() -> object:
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("bench_dice", PHOTOS.parents[1] / "dice.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def bench_dice() -> Any:
+    return script("bench/dice.py")
 
 
 def test_label_corrections_change_only_the_dice_they_name(tmp_path: Path) -> None:
     bench = bench_dice()
-    published = bench.labelled_dice(PHOTOS)  # type: ignore[attr-defined]
-    corrected = bench.labelled_dice(PHOTOS, corrected=True)  # type: ignore[attr-defined]
+    published = bench.labelled_dice(PHOTOS)
+    corrected = bench.labelled_dice(PHOTOS, corrected=True)
     fixes = json.loads((PHOTOS / "corrections.json").read_text())
     changed = [
         (name, a[3], b[3])
@@ -662,7 +657,7 @@ def test_label_corrections_change_only_the_dice_they_name(tmp_path: Path) -> Non
     wrong = dict(fixes[0], box=[1.0, 2.0, 3.0, 4.0])
     (tmp_path / "corrections.json").write_text(json.dumps([wrong]))
     with pytest.raises(ValueError, match="no labelled die"):
-        bench.labelled_dice(tmp_path, corrected=True)  # type: ignore[attr-defined]
+        bench.labelled_dice(tmp_path, corrected=True)
 
 
 @pytest.mark.parametrize(("text", "wrong"), [
@@ -674,7 +669,7 @@ def test_label_corrections_change_only_the_dice_they_name(tmp_path: Path) -> Non
     ("  ", "no FIELD=VALUE pair"),
 ])
 def test_bench_dice_try_says_what_is_wrong_with_a_setting(text: str, wrong: str) -> None:
-    parse = bench_dice().parse_setting  # type: ignore[attr-defined]
+    parse = bench_dice().parse_setting
     assert parse("board_sure=0.95 cube_sure=None spans=(1.0, 1.15)".replace(", ", ",")) == {
         "board_sure": 0.95, "cube_sure": None, "spans": (1.0, 1.15)}
     with pytest.raises(ValueError, match=wrong):

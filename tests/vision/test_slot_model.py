@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from collections.abc import Callable
-from pathlib import Path
 from types import ModuleType
 
 import numpy as np
 import pytest
 
 from engine.position import Position
-from tests.vision.conftest import Setup
+from tests.vision.conftest import Setup, script
 from vision import synthetic
 from vision.slot_model import SlotModel, SlotModelError
 from vision.templates import WHERE
@@ -23,12 +20,7 @@ CELLS = 3 * GRID * GRID * 3
 
 
 def _trainer() -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "tools" / "train_slot_model.py"
-    spec = importlib.util.spec_from_file_location("train_slot_model", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("train_slot_model", module)
-    spec.loader.exec_module(module)
+    module: ModuleType = script("tools/train_slot_model.py")
     return module
 
 
